@@ -1,0 +1,254 @@
+//! Making new instructions, blocks and functions: templates are assembled here so that passes
+//! and library users never write pieces by hand.
+//!
+//! A [`FuncBuilder`] borrows a function and the module's type table (read-only, so functions can
+//! be built in parallel). Each `make_*` method returns a new, *unplaced* instruction; place it
+//! with the layout (`func.layout.append_inst`, `insert_inst_before`, ...). Invariant kept: every
+//! template made here prints as valid LLVM IR for its operands (types spelled by the table).
+
+use super::function::Function;
+use super::instructions::{flags, Block, Inst, InstData, Opcode, Piece, PoolRange, Value};
+use super::text::Text;
+use super::types::{Type, TypeTable};
+
+/// Builds instructions into one function.
+pub struct FuncBuilder<'a> {
+    /// The function being changed.
+    pub func: &'a mut Function,
+    /// The module's types.
+    pub types: &'a TypeTable,
+    pieces: Vec<Piece>,
+    values: Vec<Value>,
+    blocks: Vec<Block>,
+}
+
+impl<'a> FuncBuilder<'a> {
+    /// A builder for `func`.
+    pub fn new(func: &'a mut Function, types: &'a TypeTable) -> Self {
+        Self { func, types, pieces: Vec::new(), values: Vec::new(), blocks: Vec::new() }
+    }
+
+    /// Appends literal text to the template being built.
+    pub fn text(&mut self, s: &str) -> &mut Self {
+        self.bytes(s.as_bytes())
+    }
+
+    /// Appends literal bytes to the template being built.
+    pub fn bytes(&mut self, s: &[u8]) -> &mut Self {
+        if s.is_empty() {
+            return self;
+        }
+        let arena = &mut self.func.dfg.strings;
+        if let Some(Piece::Text(t)) = self.pieces.last_mut() {
+            if arena.is_last(*t) {
+                *t = arena.extend_last(*t, s);
+                return self;
+            }
+        }
+        let t = arena.add(s);
+        self.pieces.push(Piece::Text(t));
+        self
+    }
+
+    /// Appends a copy of `t` (a text of this function) to the template being built.
+    pub fn copy_text(&mut self, t: Text) -> &mut Self {
+        if t.in_source() && !t.is_none() {
+            self.pieces.push(Piece::Text(t));
+            self
+        } else {
+            let b = self.func.text(t).to_vec();
+            self.bytes(&b)
+        }
+    }
+
+    /// Appends the spelling of `ty`.
+    pub fn ty(&mut self, ty: Type) -> &mut Self {
+        let s = self.types.display(ty).to_string();
+        self.text(&s)
+    }
+
+    /// Appends a hole for a new value operand `v`.
+    pub fn value(&mut self, v: Value) -> &mut Self {
+        self.pieces.push(Piece::Value(self.values.len() as u32));
+        self.values.push(v);
+        self
+    }
+
+    /// Adds `v` as a value operand without a hole (an operand the template does not print).
+    pub fn hidden_value(&mut self, v: Value) -> &mut Self {
+        self.values.push(v);
+        self
+    }
+
+    /// Appends a hole for a new block operand `b` (printed as `%label`).
+    pub fn block(&mut self, b: Block) -> &mut Self {
+        self.pieces.push(Piece::Block(self.blocks.len() as u32));
+        self.blocks.push(b);
+        self
+    }
+
+    /// Ends the template: makes the instruction (unplaced) with the operands given so far.
+    pub fn finish(&mut self, opcode: Opcode, flags: u8, aux_ty: Type, result: Option<(Type, Text)>) -> Inst {
+        let dfg = &mut self.func.dfg;
+        let data = InstData {
+            opcode,
+            flags,
+            result: Value::NONE,
+            aux_ty,
+            values: dfg.push_values(&self.values),
+            blocks: dfg.push_blocks(&self.blocks),
+            pieces: dfg.push_pieces(&self.pieces),
+            attachments: PoolRange::default(),
+        };
+        self.pieces.clear();
+        self.values.clear();
+        self.blocks.clear();
+        let (ty, name) = match result {
+            Some((t, n)) => (Some(t), n),
+            None => (None, Text::NONE),
+        };
+        dfg.make_inst(data, ty, name)
+    }
+
+    /// A new name text (`x.0`) in the function's arena.
+    pub fn name(&mut self, s: &[u8]) -> Text {
+        self.func.dfg.strings.add(s)
+    }
+
+    /// `phi T [ v0, b0 ], ...` (unplaced), named `name`.
+    pub fn make_phi(&mut self, ty: Type, incoming: &[(Value, Block)], name: Text) -> Inst {
+        self.phi_template(ty, incoming);
+        self.finish(Opcode::Phi, 0, Type::NONE, Some((ty, name)))
+    }
+
+    fn phi_template(&mut self, ty: Type, incoming: &[(Value, Block)]) {
+        self.text("phi ").ty(ty);
+        for (i, &(v, b)) in incoming.iter().enumerate() {
+            self.text(if i == 0 { " [ " } else { ", [ " }).value(v).text(", ").block(b).text(" ]");
+        }
+    }
+
+    /// Replaces the incoming list of phi `inst` (rebuilding its template; keeps its attachments).
+    pub fn set_phi_incoming(&mut self, inst: Inst, incoming: &[(Value, Block)]) {
+        let ty = self.func.dfg.value_type(self.func.dfg.insts[inst].result);
+        self.phi_template(ty, incoming);
+        let dfg = &mut self.func.dfg;
+        let d = InstData {
+            values: dfg.push_values(&self.values),
+            blocks: dfg.push_blocks(&self.blocks),
+            pieces: dfg.push_pieces(&self.pieces),
+            ..dfg.insts[inst]
+        };
+        dfg.insts[inst] = d;
+        self.pieces.clear();
+        self.values.clear();
+        self.blocks.clear();
+    }
+
+    /// `load T, ptr %p` (unplaced).
+    pub fn make_load(&mut self, ty: Type, ptr: Value, name: Text) -> Inst {
+        let pty = self.func.dfg.value_type(ptr);
+        self.text("load ").ty(ty).text(", ").ty(pty).text(" ").value(ptr);
+        self.finish(Opcode::Load, 0, Type::NONE, Some((ty, name)))
+    }
+
+    /// `store T %v, ptr %p` (unplaced).
+    pub fn make_store(&mut self, v: Value, ptr: Value) -> Inst {
+        let (vty, pty) = (self.func.dfg.value_type(v), self.func.dfg.value_type(ptr));
+        self.text("store ").ty(vty).text(" ").value(v).text(", ").ty(pty).text(" ").value(ptr);
+        self.finish(Opcode::Store, 0, Type::NONE, None)
+    }
+
+    /// `alloca T` (unplaced), whose result has pointer type `ptr_ty`.
+    pub fn make_alloca(&mut self, ty: Type, ptr_ty: Type, name: Text) -> Inst {
+        self.text("alloca ").ty(ty);
+        self.finish(Opcode::Alloca, 0, ty, Some((ptr_ty, name)))
+    }
+
+    /// `br label %dest` (unplaced).
+    pub fn make_jump(&mut self, dest: Block) -> Inst {
+        self.text("br label ").block(dest);
+        self.finish(Opcode::Br, 0, Type::NONE, None)
+    }
+
+    /// `ret void` or `ret T %v` (unplaced).
+    pub fn make_ret(&mut self, v: Option<Value>) -> Inst {
+        match v {
+            None => self.text("ret void"),
+            Some(v) => {
+                let t = self.func.dfg.value_type(v);
+                self.text("ret ").ty(t).text(" ").value(v)
+            }
+        };
+        self.finish(Opcode::Ret, 0, Type::NONE, None)
+    }
+
+    /// `br i1 %c, label %t, label %f` (unplaced).
+    pub fn make_branch(&mut self, cond: Value, t: Block, f: Block) -> Inst {
+        self.text("br i1 ").value(cond).text(", label ").block(t).text(", label ").block(f);
+        self.finish(Opcode::Br, 0, Type::NONE, None)
+    }
+
+    /// A binary operator `OP T %a, %b` (unplaced), e.g. `make_binary(Opcode::Add, a, b, name)`.
+    pub fn make_binary(&mut self, op: Opcode, a: Value, b: Value, name: Text) -> Inst {
+        let t = self.func.dfg.value_type(a);
+        self.text(op.keyword()).text(" ").ty(t).text(" ").value(a).text(", ").value(b);
+        self.finish(op, 0, Type::NONE, Some((t, name)))
+    }
+
+    /// `icmp PRED T %a, %b` (unplaced); `pred` is LLVM's spelling (`slt`, `eq`, ...).
+    pub fn make_icmp(&mut self, pred: &str, a: Value, b: Value, i1: Type, name: Text) -> Inst {
+        let t = self.func.dfg.value_type(a);
+        self.text("icmp ").text(pred).text(" ").ty(t).text(" ").value(a).text(", ").value(b);
+        self.finish(Opcode::ICmp, 0, Type::NONE, Some((i1, name)))
+    }
+
+    /// The library-only parallel-copy destination `%d = copy T %s` (unplaced; see [`Opcode::Copy`]).
+    pub fn make_copy(&mut self, src: Value, name: Text) -> Inst {
+        let t = self.func.dfg.value_type(src);
+        self.text("copy ").ty(t).text(" ").value(src);
+        self.finish(Opcode::Copy, 0, Type::NONE, Some((t, name)))
+    }
+
+    /// A call `call void @llvm.assume(i1 true) [ "nonnull"(ptr %p) ]`-style instruction given as
+    /// literal text with value holes: `parts` alternates text and operands.
+    pub fn make_call(&mut self, parts: &[CallPart<'_>], result: Option<(Type, Text)>) -> Inst {
+        for p in parts {
+            match *p {
+                CallPart::Text(s) => {
+                    self.text(s);
+                }
+                CallPart::Ty(t) => {
+                    self.ty(t);
+                }
+                CallPart::Value(v) => {
+                    self.value(v);
+                }
+                CallPart::Copy(t) => {
+                    self.copy_text(t);
+                }
+            }
+        }
+        self.finish(Opcode::Call, flags::INTRINSIC, Type::NONE, result)
+    }
+
+    /// Adds a new unnamed block at the end of the layout.
+    pub fn append_block(&mut self, name: Text) -> Block {
+        let b = self.func.dfg.make_block(name);
+        self.func.layout.append_block(b);
+        b
+    }
+}
+
+/// A part of a call template for [`FuncBuilder::make_call`].
+#[derive(Clone, Copy, Debug)]
+pub enum CallPart<'s> {
+    /// Literal text.
+    Text(&'s str),
+    /// A type's spelling.
+    Ty(Type),
+    /// A value operand.
+    Value(Value),
+    /// A copy of a text of the function (metadata, attachments).
+    Copy(Text),
+}

@@ -1,0 +1,216 @@
+//! Instructions: opcode, operands, and the template that prints them.
+//!
+//! An instruction is stored as [`InstData`]: its [`Opcode`], its operand lists (values and
+//! blocks, in pools of the [`crate::ir::DataFlowGraph`]) and a *template*: a list of [`Piece`]s,
+//! literal text interleaved with holes naming operands. The template is how an instruction
+//! prints: `%5 = add nsw i32 %3, 1` is stored as opcode `Add`, value operands `[%3, 1]` and the
+//! template `"add nsw i32 " v0 ", " v1`. So every instruction LLVM has, with every flag,
+//! attribute and operand bundle, prints back exactly as it was read, while passes see and edit
+//! structured operands. The parser fills templates from the input; the builder makes them for new
+//! instructions.
+//!
+//! Invariants:
+//! - every hole `Value(i)` / `Block(i)` indexes the instruction's own value / block operands;
+//! - a terminator's block operands are exactly its successors, in order, with repeats;
+//! - a phi's value operand `i` is the incoming value for block operand `i`;
+//! - metadata attachments (`, !dbg !7`) are not in the template but in [`InstData::attachments`],
+//!   printed after it, so passes can read and copy them.
+
+use super::text::Text;
+use super::types::Type;
+use crate::entity_impl;
+
+/// An instruction id (dense per function).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Inst(pub u32);
+entity_impl!(Inst, "inst");
+
+/// A value id: an instruction result, a parameter or a constant (dense per function).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Value(pub u32);
+entity_impl!(Value, "v");
+
+/// A basic block id (dense per function).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Block(pub u32);
+entity_impl!(Block, "block");
+
+/// One piece of an instruction's printed form.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Piece {
+    /// Literal text.
+    Text(Text),
+    /// The instruction's value operand with this index, printed as a reference (`%x`, `5`, ...).
+    Value(u32),
+    /// The instruction's block operand with this index, printed as `%label`.
+    Block(u32),
+}
+
+/// A `[start, start+len)` range into one of the function's pools.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PoolRange {
+    /// First index.
+    pub start: u32,
+    /// Number of elements.
+    pub len: u32,
+}
+
+impl PoolRange {
+    /// The range as `usize` bounds.
+    #[inline]
+    pub fn span(self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// Every LLVM instruction, plus the debug record pseudo-instruction.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[allow(missing_docs)]
+pub enum Opcode {
+    // Terminators.
+    Ret, Br, Switch, IndirectBr, Invoke, Resume, Unreachable, CleanupRet, CatchRet, CatchSwitch, CallBr,
+    // Unary and binary.
+    FNeg, Add, FAdd, Sub, FSub, Mul, FMul, UDiv, SDiv, FDiv, URem, SRem, FRem,
+    Shl, LShr, AShr, And, Or, Xor,
+    // Vector and aggregate.
+    ExtractElement, InsertElement, ShuffleVector, ExtractValue, InsertValue,
+    // Memory.
+    Alloca, Load, Store, Fence, CmpXchg, AtomicRmw, GetElementPtr,
+    // Casts.
+    Trunc, ZExt, SExt, FPTrunc, FPExt, FPToUI, FPToSI, UIToFP, SIToFP, PtrToInt, IntToPtr, BitCast, AddrSpaceCast,
+    // Other.
+    ICmp, FCmp, Phi, Select, Freeze, Call, VAArg, LandingPad, CatchPad, CleanupPad,
+    /// A debug record line (`#dbg_value(...)`, `#dbg_declare(...)`, `#dbg_assign(...)`,
+    /// `#dbg_label(...)`): not an LLVM instruction, it attaches to the next one.
+    DbgRecord,
+    /// A parallel-copy destination, made by phi elimination in the library (not LLVM IR):
+    /// `%d = copy T %s`. Never printed in `.ll` output meant for LLVM.
+    Copy,
+}
+
+impl Opcode {
+    /// LLVM's keyword for the opcode (`"getelementptr"`, ...).
+    pub fn keyword(self) -> &'static str {
+        use Opcode::*;
+        match self {
+            Ret => "ret", Br => "br", Switch => "switch", IndirectBr => "indirectbr", Invoke => "invoke",
+            Resume => "resume", Unreachable => "unreachable", CleanupRet => "cleanupret",
+            CatchRet => "catchret", CatchSwitch => "catchswitch", CallBr => "callbr",
+            FNeg => "fneg", Add => "add", FAdd => "fadd", Sub => "sub", FSub => "fsub", Mul => "mul",
+            FMul => "fmul", UDiv => "udiv", SDiv => "sdiv", FDiv => "fdiv", URem => "urem",
+            SRem => "srem", FRem => "frem", Shl => "shl", LShr => "lshr", AShr => "ashr",
+            And => "and", Or => "or", Xor => "xor",
+            ExtractElement => "extractelement", InsertElement => "insertelement",
+            ShuffleVector => "shufflevector", ExtractValue => "extractvalue", InsertValue => "insertvalue",
+            Alloca => "alloca", Load => "load", Store => "store", Fence => "fence", CmpXchg => "cmpxchg",
+            AtomicRmw => "atomicrmw", GetElementPtr => "getelementptr",
+            Trunc => "trunc", ZExt => "zext", SExt => "sext", FPTrunc => "fptrunc", FPExt => "fpext",
+            FPToUI => "fptoui", FPToSI => "fptosi", UIToFP => "uitofp", SIToFP => "sitofp",
+            PtrToInt => "ptrtoint", IntToPtr => "inttoptr", BitCast => "bitcast",
+            AddrSpaceCast => "addrspacecast",
+            ICmp => "icmp", FCmp => "fcmp", Phi => "phi", Select => "select", Freeze => "freeze",
+            Call => "call", VAArg => "va_arg", LandingPad => "landingpad", CatchPad => "catchpad",
+            CleanupPad => "cleanuppad", DbgRecord => "#dbg", Copy => "copy",
+        }
+    }
+
+    /// Whether the opcode ends a block.
+    pub fn is_terminator(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            Ret | Br | Switch | IndirectBr | Invoke | Resume | Unreachable | CleanupRet | CatchRet | CatchSwitch | CallBr
+        )
+    }
+
+    /// Whether the opcode is a cast (`trunc` ... `addrspacecast`).
+    pub fn is_cast(self) -> bool {
+        use Opcode::*;
+        matches!(
+            self,
+            Trunc | ZExt | SExt | FPTrunc | FPExt | FPToUI | FPToSI | UIToFP | SIToFP | PtrToInt | IntToPtr | BitCast
+                | AddrSpaceCast
+        )
+    }
+
+    /// Whether the opcode is an EH pad (must be first non-phi of its block).
+    pub fn is_eh_pad(self) -> bool {
+        matches!(self, Opcode::LandingPad | Opcode::CatchPad | Opcode::CleanupPad | Opcode::CatchSwitch)
+    }
+}
+
+/// Bits of [`InstData::flags`].
+pub mod flags {
+    /// `load volatile`, `store volatile`, volatile `cmpxchg`/`atomicrmw`.
+    pub const VOLATILE: u8 = 1;
+    /// Atomic load/store (has an ordering).
+    pub const ATOMIC: u8 = 2;
+    /// `alloca inalloca`.
+    pub const INALLOCA: u8 = 4;
+    /// `alloca swifterror`.
+    pub const SWIFTERROR: u8 = 8;
+    /// A call or record that is an `llvm.dbg.*` intrinsic / `#dbg_*` record: see
+    /// [`crate::ir::DbgVar`] in [`crate::ir::DataFlowGraph::dbg`].
+    pub const DEBUG: u8 = 16;
+    /// A call/invoke whose callee is an intrinsic (`@llvm.*`).
+    pub const INTRINSIC: u8 = 32;
+}
+
+/// The data of one instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct InstData {
+    /// What it does.
+    pub opcode: Opcode,
+    /// [`flags`] bits.
+    pub flags: u8,
+    /// The result value, or `Value::NONE` for instructions without one (store, br, void call).
+    pub result: Value,
+    /// Opcode-specific type: the allocated type of `alloca`, the source element type of
+    /// `getelementptr`, the function type of `call`/`invoke`/`callbr`; `Type::NONE` otherwise.
+    pub aux_ty: Type,
+    /// Value operands, in the pool `DataFlowGraph::value_pool`. Fixed positions, by opcode:
+    /// `load`: `[ptr]`; `store`: `[value, ptr]`; `alloca`: `[count]` or `[]`; `call`/`invoke`:
+    /// `[callee, args...]` then bundle operands; `phi`: incoming values; casts: `[x]`;
+    /// debug calls/records: the location operands (see [`crate::ir::DbgVar`]).
+    pub values: PoolRange,
+    /// Block operands, in `DataFlowGraph::block_pool`: successors of terminators, incoming blocks of phis.
+    pub blocks: PoolRange,
+    /// The printing template, in `DataFlowGraph::pieces`.
+    pub pieces: PoolRange,
+    /// Metadata attachments `(kind, node)`, in `DataFlowGraph::attachments`, printed as `, !kind node`.
+    pub attachments: PoolRange,
+}
+
+/// Where an `llvm.dbg.*` call or `#dbg_*` record points: the parts mem2reg reads and copies.
+#[derive(Clone, Copy, Debug)]
+pub struct DbgVar {
+    /// Which intrinsic or record.
+    pub kind: DbgKind,
+    /// Whether it is the record form (`#dbg_value(...)`) rather than a call.
+    pub record: bool,
+    /// The variable metadata (`!12`, or inline `!DILocalVariable(...)`).
+    pub var: Text,
+    /// The expression metadata (`!DIExpression(...)`).
+    pub expr: Text,
+    /// The location (`!20`): the record's last argument or the call's `!dbg` attachment.
+    pub loc: Text,
+    /// Index, among the instruction's value operands, of the variable's location (the `%x` of
+    /// `metadata ptr %x` / `#dbg_declare(ptr %x, ...)`); `u32::MAX` when the location is not a
+    /// single value (`!{}`, `!DIArgList(...)`) or for `Label`.
+    pub loc_operand: u32,
+}
+
+/// Kinds of debug-variable intrinsics and records.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DbgKind {
+    /// `llvm.dbg.declare` / `#dbg_declare`
+    Declare,
+    /// `llvm.dbg.value` / `#dbg_value`
+    Value,
+    /// `llvm.dbg.assign` / `#dbg_assign`
+    Assign,
+    /// `llvm.dbg.addr` (LLVM <= 15)
+    Addr,
+    /// `llvm.dbg.label` / `#dbg_label`
+    Label,
+}

@@ -1,0 +1,28 @@
+//! The in-memory IR: modules of functions of blocks of instructions.
+//!
+//! Layout of the data (see each file's docs for its invariants):
+//! - [`types`]: interned [`Type`]s;
+//! - [`text`]: byte spans into the input or an owner's arena (names and literal text are borrowed,
+//!   not copied);
+//! - [`instructions`]: [`Opcode`], [`InstData`] and the printing templates;
+//! - [`dfg`]: values, instructions, blocks and operand pools of a function (data);
+//! - [`layout`]: block and instruction order (order), kept apart from the data as in Cranelift;
+//! - [`function`] and [`module`]: the containers; [`builder`]: making new instructions.
+
+pub mod builder;
+pub mod dfg;
+pub mod function;
+pub mod instructions;
+pub mod layout;
+pub mod module;
+pub mod text;
+pub mod types;
+
+pub use builder::FuncBuilder;
+pub use dfg::{BlockData, DataFlowGraph, ValueData, ValueDef};
+pub use function::Function;
+pub use instructions::{flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value};
+pub use layout::Layout;
+pub use module::{FuncId, Item, Module};
+pub use text::{Text, TextArena};
+pub use types::{FloatKind, Type, TypeData, TypeTable};

@@ -1,0 +1,406 @@
+//! LLVM types, interned once per module.
+//!
+//! A [`Type`] is a small copyable id into the module's [`TypeTable`]; two ids are equal exactly
+//! when the types are structurally equal (named structs compare by name, as in LLVM). Invariants:
+//! - every `Type` stored in the IR was returned by [`TypeTable::intern`] of the same module;
+//! - [`TypeTable::display`] prints the type in LLVM's spelling, so printing a type that was
+//!   read gives text LLVM reads as the same type;
+//! - typed pointers (`i32*`, LLVM <= 14) and opaque pointers (`ptr`) are distinct types; a
+//!   module uses one or the other ([`TypeTable::typed_pointers`] says which was seen).
+
+use std::collections::HashMap;
+use std::fmt::{self, Write};
+
+use crate::entity_impl;
+
+/// An interned type.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Type(u32);
+entity_impl!(Type, "type");
+
+/// Floating-point kinds.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum FloatKind {
+    /// `half`
+    Half,
+    /// `bfloat`
+    BFloat,
+    /// `float`
+    Float,
+    /// `double`
+    Double,
+    /// `x86_fp80`
+    X86Fp80,
+    /// `fp128`
+    Fp128,
+    /// `ppc_fp128`
+    PpcFp128,
+}
+
+impl FloatKind {
+    /// LLVM's keyword for the kind.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            FloatKind::Half => "half",
+            FloatKind::BFloat => "bfloat",
+            FloatKind::Float => "float",
+            FloatKind::Double => "double",
+            FloatKind::X86Fp80 => "x86_fp80",
+            FloatKind::Fp128 => "fp128",
+            FloatKind::PpcFp128 => "ppc_fp128",
+        }
+    }
+    /// Storage size in bits (as LLVM's DataLayout sizes them, not counting padding).
+    pub fn bits(self) -> u64 {
+        match self {
+            FloatKind::Half | FloatKind::BFloat => 16,
+            FloatKind::Float => 32,
+            FloatKind::Double => 64,
+            FloatKind::X86Fp80 => 80,
+            FloatKind::Fp128 | FloatKind::PpcFp128 => 128,
+        }
+    }
+}
+
+/// The structure of a type.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypeData {
+    /// `void`
+    Void,
+    /// `label`
+    Label,
+    /// `metadata`
+    Metadata,
+    /// `token`
+    Token,
+    /// `x86_mmx`
+    X86Mmx,
+    /// `x86_amx`
+    X86Amx,
+    /// `iN`, `1 <= N < 2^23`
+    Int(u32),
+    /// A floating-point type.
+    Float(FloatKind),
+    /// Opaque pointer `ptr` / `ptr addrspace(N)`.
+    Ptr {
+        /// Address space.
+        addrspace: u32,
+    },
+    /// Typed pointer `T*` / `T addrspace(N)*` (LLVM <= 14 spelling).
+    TypedPtr {
+        /// Pointee type.
+        pointee: Type,
+        /// Address space.
+        addrspace: u32,
+    },
+    /// `[N x T]`
+    Array {
+        /// Element count.
+        len: u64,
+        /// Element type.
+        elem: Type,
+    },
+    /// `<N x T>` or `<vscale x N x T>`
+    Vector {
+        /// Minimum element count.
+        len: u64,
+        /// Element type.
+        elem: Type,
+        /// `vscale x` form.
+        scalable: bool,
+    },
+    /// Literal struct `{ T, ... }` or packed `<{ T, ... }>`.
+    Struct {
+        /// Field types.
+        fields: Box<[Type]>,
+        /// `<{ }>` form.
+        packed: bool,
+    },
+    /// A named type `%name` (its body, if any, is in [`TypeTable::named_body`]). The name is kept
+    /// as written, without the `%` (quoted names keep their quotes).
+    Named(Box<str>),
+    /// `R (P, ...)`, possibly with `...`.
+    Function {
+        /// Return type.
+        ret: Type,
+        /// Parameter types.
+        params: Box<[Type]>,
+        /// Varargs.
+        vararg: bool,
+    },
+    /// `target("name", T..., N...)`: kept as its exact text.
+    TargetExt(Box<str>),
+}
+
+/// The module's type interner.
+#[derive(Clone, Debug, Default)]
+pub struct TypeTable {
+    data: Vec<TypeData>,
+    map: HashMap<TypeData, Type>,
+    /// Bodies of named types, in the order they were defined: `None` for `opaque`.
+    named: HashMap<Box<str>, Option<Type>>,
+    typed_pointers: bool,
+}
+
+impl TypeTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The id of `data`, interning it if new.
+    pub fn intern(&mut self, data: TypeData) -> Type {
+        if let Some(&t) = self.map.get(&data) {
+            return t;
+        }
+        if matches!(data, TypeData::TypedPtr { .. }) {
+            self.typed_pointers = true;
+        }
+        let t = Type(self.data.len() as u32);
+        self.data.push(data.clone());
+        self.map.insert(data, t);
+        t
+    }
+
+    /// The id of `data` if it was interned already.
+    pub fn lookup(&self, data: &TypeData) -> Option<Type> {
+        self.map.get(data).copied()
+    }
+
+    /// The structure of `t`.
+    #[inline]
+    pub fn data(&self, t: Type) -> &TypeData {
+        &self.data[t.0 as usize]
+    }
+
+    /// Number of interned types.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Whether no type was interned.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Whether a typed pointer (`T*`) has been interned: the module uses LLVM <= 14 spelling.
+    pub fn typed_pointers(&self) -> bool {
+        self.typed_pointers
+    }
+
+    /// Shorthands for common types.
+    pub fn void(&mut self) -> Type {
+        self.intern(TypeData::Void)
+    }
+    /// `iN`
+    pub fn int(&mut self, bits: u32) -> Type {
+        self.intern(TypeData::Int(bits))
+    }
+    /// `ptr` in address space 0.
+    pub fn ptr(&mut self) -> Type {
+        self.intern(TypeData::Ptr { addrspace: 0 })
+    }
+    /// `label`
+    pub fn label(&mut self) -> Type {
+        self.intern(TypeData::Label)
+    }
+    /// `metadata`
+    pub fn metadata(&mut self) -> Type {
+        self.intern(TypeData::Metadata)
+    }
+
+    /// The pointer type to `pointee` in `addrspace`, in the module's pointer spelling.
+    pub fn pointer_to(&mut self, pointee: Type, addrspace: u32) -> Type {
+        if self.typed_pointers {
+            self.intern(TypeData::TypedPtr { pointee, addrspace })
+        } else {
+            self.intern(TypeData::Ptr { addrspace })
+        }
+    }
+
+    /// Records the body of named type `%name` (`None`: opaque). Returns false if it already had one.
+    pub fn define_named(&mut self, name: &str, body: Option<Type>) -> bool {
+        match self.named.get(name) {
+            Some(Some(_)) => false,
+            _ => {
+                self.named.insert(name.into(), body);
+                true
+            }
+        }
+    }
+
+    /// The body of named type `%name`: `None` if undefined, `Some(None)` if opaque.
+    pub fn named_body(&self, name: &str) -> Option<Option<Type>> {
+        self.named.get(name).copied()
+    }
+
+    /// Whether `t` is `void`.
+    pub fn is_void(&self, t: Type) -> bool {
+        matches!(self.data(t), TypeData::Void)
+    }
+    /// Whether `t` is a pointer (typed or opaque).
+    pub fn is_pointer(&self, t: Type) -> bool {
+        matches!(self.data(t), TypeData::Ptr { .. } | TypeData::TypedPtr { .. })
+    }
+    /// Whether `t` is `iN`.
+    pub fn is_int(&self, t: Type) -> bool {
+        matches!(self.data(t), TypeData::Int(_))
+    }
+    /// Whether `t` is first-class (can be an SSA value: not void, label, function or metadata).
+    pub fn is_first_class(&self, t: Type) -> bool {
+        !matches!(self.data(t), TypeData::Void | TypeData::Function { .. } | TypeData::Metadata | TypeData::Label)
+    }
+
+    /// Size in bits of a value of type `t` (DataLayout "type size": no tail padding for scalars,
+    /// aggregates laid out with natural alignment; pointers are `ptr_bits`). `None` for unsized
+    /// or scalable types.
+    pub fn size_bits(&self, t: Type, ptr_bits: u64) -> Option<u64> {
+        Some(match self.data(t) {
+            TypeData::Int(n) => *n as u64,
+            TypeData::Float(k) => k.bits(),
+            TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits,
+            TypeData::X86Mmx => 64,
+            TypeData::Array { len, elem } => len.checked_mul(self.alloc_size_bytes(*elem, ptr_bits)? * 8)?,
+            TypeData::Vector { len, elem, scalable: false } => len.checked_mul(self.size_bits(*elem, ptr_bits)?)?,
+            TypeData::Struct { fields, packed } => self.struct_layout(fields, *packed, ptr_bits)?.0 * 8,
+            TypeData::Named(n) => return self.named_body(n).flatten().and_then(|b| self.size_bits(b, ptr_bits)),
+            _ => return None,
+        })
+    }
+
+    /// Allocation size in bytes (size rounded up to the ABI alignment), as `alloca` reserves.
+    pub fn alloc_size_bytes(&self, t: Type, ptr_bits: u64) -> Option<u64> {
+        let bits = self.size_bits(t, ptr_bits)?;
+        let align = self.abi_align(t, ptr_bits)?;
+        Some(bits.div_ceil(8).div_ceil(align) * align)
+    }
+
+    /// ABI alignment in bytes, using LLVM's default x86-64 rules.
+    pub fn abi_align(&self, t: Type, ptr_bits: u64) -> Option<u64> {
+        Some(match self.data(t) {
+            TypeData::Int(n) => (*n as u64).div_ceil(8).next_power_of_two().clamp(1, 16),
+            TypeData::Float(FloatKind::X86Fp80) | TypeData::Float(FloatKind::Fp128) => 16,
+            TypeData::Float(FloatKind::PpcFp128) => 16,
+            TypeData::Float(k) => k.bits() / 8,
+            TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits / 8,
+            TypeData::X86Mmx => 8,
+            TypeData::Array { elem, .. } => self.abi_align(*elem, ptr_bits)?,
+            TypeData::Vector { .. } => self.size_bits(t, ptr_bits)?.div_ceil(8).next_power_of_two().max(1),
+            TypeData::Struct { fields, packed } => self.struct_layout(fields, *packed, ptr_bits)?.1,
+            TypeData::Named(n) => return self.named_body(n).flatten().and_then(|b| self.abi_align(b, ptr_bits)),
+            _ => return None,
+        })
+    }
+
+    /// (size in bytes, alignment) of a struct with `fields`.
+    fn struct_layout(&self, fields: &[Type], packed: bool, ptr_bits: u64) -> Option<(u64, u64)> {
+        let (mut off, mut align) = (0u64, 1u64);
+        for &f in fields {
+            let a = if packed { 1 } else { self.abi_align(f, ptr_bits)? };
+            off = off.div_ceil(a) * a + self.alloc_size_bytes(f, ptr_bits)?;
+            align = align.max(a);
+        }
+        Some((off.div_ceil(align) * align, align))
+    }
+
+    /// A printable view of `t` in LLVM spelling.
+    pub fn display(&self, t: Type) -> DisplayType<'_> {
+        DisplayType { table: self, ty: t }
+    }
+
+    /// Appends `t`'s LLVM spelling to `out`.
+    pub fn write(&self, out: &mut String, t: Type) {
+        let _ = write!(out, "{}", self.display(t));
+    }
+}
+
+/// See [`TypeTable::display`].
+pub struct DisplayType<'a> {
+    table: &'a TypeTable,
+    ty: Type,
+}
+
+impl fmt::Display for DisplayType<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.table;
+        let d = |ty| t.display(ty);
+        match t.data(self.ty) {
+            TypeData::Void => f.write_str("void"),
+            TypeData::Label => f.write_str("label"),
+            TypeData::Metadata => f.write_str("metadata"),
+            TypeData::Token => f.write_str("token"),
+            TypeData::X86Mmx => f.write_str("x86_mmx"),
+            TypeData::X86Amx => f.write_str("x86_amx"),
+            TypeData::Int(n) => write!(f, "i{n}"),
+            TypeData::Float(k) => f.write_str(k.keyword()),
+            TypeData::Ptr { addrspace: 0 } => f.write_str("ptr"),
+            TypeData::Ptr { addrspace } => write!(f, "ptr addrspace({addrspace})"),
+            TypeData::TypedPtr { pointee, addrspace: 0 } => write!(f, "{}*", d(*pointee)),
+            TypeData::TypedPtr { pointee, addrspace } => write!(f, "{} addrspace({addrspace})*", d(*pointee)),
+            TypeData::Array { len, elem } => write!(f, "[{len} x {}]", d(*elem)),
+            TypeData::Vector { len, elem, scalable } => {
+                write!(f, "<{}{len} x {}>", if *scalable { "vscale x " } else { "" }, d(*elem))
+            }
+            TypeData::Struct { fields, packed } => {
+                f.write_str(if *packed { "<{" } else { "{" })?;
+                for (i, &fl) in fields.iter().enumerate() {
+                    f.write_str(if i == 0 { " " } else { ", " })?;
+                    write!(f, "{}", d(fl))?;
+                }
+                f.write_str(match (fields.is_empty(), *packed) {
+                    (true, false) => "}",
+                    (true, true) => "}>",
+                    (false, false) => " }",
+                    (false, true) => " }>",
+                })
+            }
+            TypeData::Named(n) => write!(f, "%{n}"),
+            TypeData::Function { ret, params, vararg } => {
+                write!(f, "{} (", d(*ret))?;
+                for (i, &p) in params.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}", d(p))?;
+                }
+                if *vararg {
+                    f.write_str(if params.is_empty() { "..." } else { ", ..." })?;
+                }
+                f.write_str(")")
+            }
+            TypeData::TargetExt(s) => f.write_str(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_is_structural() {
+        let mut t = TypeTable::new();
+        let i32_ = t.int(32);
+        let a = t.intern(TypeData::Array { len: 4, elem: i32_ });
+        let b = t.intern(TypeData::Array { len: 4, elem: t.lookup(&TypeData::Int(32)).unwrap() });
+        assert_eq!(a, b);
+        assert_eq!(t.display(a).to_string(), "[4 x i32]");
+        assert!(!t.typed_pointers());
+        let p = t.intern(TypeData::TypedPtr { pointee: a, addrspace: 0 });
+        assert_eq!(t.display(p).to_string(), "[4 x i32]*");
+        assert!(t.typed_pointers());
+    }
+
+    #[test]
+    fn sizes_follow_natural_layout() {
+        let mut t = TypeTable::new();
+        let (i8_, i32_, i64_) = (t.int(8), t.int(32), t.int(64));
+        let s = t.intern(TypeData::Struct { fields: vec![i8_, i64_, i32_].into(), packed: false });
+        assert_eq!(t.alloc_size_bytes(s, 64), Some(24));
+        let p = t.intern(TypeData::Struct { fields: vec![i8_, i64_].into(), packed: true });
+        assert_eq!(t.alloc_size_bytes(p, 64), Some(9));
+        assert_eq!(t.display(p).to_string(), "<{ i8, i64 }>");
+        let i1 = t.int(1);
+        assert_eq!((t.size_bits(i1, 64), t.alloc_size_bytes(i1, 64)), (Some(1), Some(1)));
+    }
+}

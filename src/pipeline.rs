@@ -1,0 +1,1 @@
+//! Pass pipeline (to be written).

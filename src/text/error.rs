@@ -1,0 +1,64 @@
+//! Parse errors: a message and a byte offset, rendered as `FILE:LINE:COL: error: MSG`, the source
+//! line and a caret, as LLVM's tools print them.
+
+use std::fmt;
+
+/// An error found while reading `.ll` text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// What is wrong.
+    pub message: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in bytes).
+    pub col: usize,
+    /// The offending source line (lossy UTF-8), without its newline.
+    pub source_line: String,
+}
+
+impl ParseError {
+    /// An error at byte `offset` of `source`.
+    pub fn at(source: &[u8], offset: usize, message: impl Into<String>) -> Self {
+        let offset = offset.min(source.len());
+        let line_start = source[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let line_end = source[offset..].iter().position(|&b| b == b'\n').map_or(source.len(), |p| offset + p);
+        let line = source[..line_start].iter().filter(|&&b| b == b'\n').count() + 1;
+        Self {
+            message: message.into(),
+            line,
+            col: offset - line_start + 1,
+            source_line: String::from_utf8_lossy(&source[line_start..line_end]).into_owned(),
+        }
+    }
+
+    /// The error in opt's shape for input `file`: `FILE:LINE:COL: error: MSG`, line, caret.
+    pub fn render(&self, file: &str) -> String {
+        let caret_pad: String =
+            self.source_line.chars().take(self.col.saturating_sub(1)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        format!("{file}:{}:{}: error: {}\n{}\n{caret_pad}^\n", self.line, self.col, self.message, self.source_line)
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: error: {}", self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caret_points_at_column() {
+        let src = b"define void @f() {\n  %x = bogus i32 1\n}\n";
+        let e = ParseError::at(src, 26, "expected instruction opcode");
+        assert_eq!((e.line, e.col), (2, 8));
+        assert_eq!(
+            e.render("t.ll"),
+            "t.ll:2:8: error: expected instruction opcode\n  %x = bogus i32 1\n       ^\n"
+        );
+    }
+}

@@ -1,0 +1,1 @@
+//! Lexer for LLVM IR text (to be written).

@@ -1,0 +1,1 @@
+//! SSA verifier (to be written).
