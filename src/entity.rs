@@ -35,6 +35,7 @@ macro_rules! entity_impl {
                 self.0 as usize
             }
         }
+        #[allow(dead_code)]
         impl $name {
             /// A placeholder that is never a valid entity (`u32::MAX`).
             pub const NONE: $name = $name(u32::MAX);
@@ -82,11 +83,17 @@ impl<K: EntityRef, V> Default for PrimaryMap<K, V> {
 impl<K: EntityRef, V> PrimaryMap<K, V> {
     /// An empty map.
     pub fn new() -> Self {
-        Self { elems: Vec::new(), _k: PhantomData }
+        Self {
+            elems: Vec::new(),
+            _k: PhantomData,
+        }
     }
     /// An empty map with room for `n` entities.
     pub fn with_capacity(n: usize) -> Self {
-        Self { elems: Vec::with_capacity(n), _k: PhantomData }
+        Self {
+            elems: Vec::with_capacity(n),
+            _k: PhantomData,
+        }
     }
     /// Adds `v` and returns its new id.
     #[inline]
@@ -131,7 +138,10 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
     }
     /// Mutable `(id, data)` pairs, in id order.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> {
-        self.elems.iter_mut().enumerate().map(|(i, v)| (K::new(i), v))
+        self.elems
+            .iter_mut()
+            .enumerate()
+            .map(|(i, v)| (K::new(i), v))
     }
 }
 
@@ -180,11 +190,19 @@ impl<K: EntityRef, V: Clone + Default> SecondaryMap<K, V> {
 impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     /// An empty map answering `default` for unwritten ids.
     pub fn with_default(default: V) -> Self {
-        Self { elems: Vec::new(), default, _k: PhantomData }
+        Self {
+            elems: Vec::new(),
+            default,
+            _k: PhantomData,
+        }
     }
     /// A map sized for `n` entities, all `default`.
     pub fn filled(n: usize, default: V) -> Self {
-        Self { elems: vec![default.clone(); n], default, _k: PhantomData }
+        Self {
+            elems: vec![default.clone(); n],
+            default,
+            _k: PhantomData,
+        }
     }
     /// Number of slots materialised (not the number of entities).
     pub fn len(&self) -> usize {
@@ -238,17 +256,25 @@ pub struct EntitySet<K: EntityRef> {
 impl<K: EntityRef> EntitySet<K> {
     /// An empty set.
     pub fn new() -> Self {
-        Self { words: Vec::new(), _k: PhantomData }
+        Self {
+            words: Vec::new(),
+            _k: PhantomData,
+        }
     }
     /// An empty set with room for ids below `n`.
     pub fn with_capacity(n: usize) -> Self {
-        Self { words: vec![0; n.div_ceil(64)], _k: PhantomData }
+        Self {
+            words: vec![0; n.div_ceil(64)],
+            _k: PhantomData,
+        }
     }
     /// Whether `k` is in the set.
     #[inline]
     pub fn contains(&self, k: K) -> bool {
         let i = k.index();
-        self.words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
     /// Adds `k`; returns whether it was new.
     #[inline]

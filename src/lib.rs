@@ -11,9 +11,9 @@
 //! only reads it. Analyses never write into the IR.
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod entity;
 pub mod ir;
-pub mod analysis;
 pub mod pipeline;
 pub mod text;
 pub mod transform;

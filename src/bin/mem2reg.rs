@@ -1,2 +1,239 @@
-//! The `mem2reg` command line (placeholder until the pipeline lands).
-fn main() {}
+//! The `mem2reg` command line: argument spelling, input and output, exit codes — nothing else.
+//!
+//! `mem2reg [INPUT] [-o OUTPUT] [--passes=PIPELINE] ...`, spelled like `opt` where they overlap.
+//! Exit status: 0 on success, 1 when the input or a pass fails (message in opt's shape on
+//! stderr), 2 on a usage error. The output file is written only on success, through a temporary
+//! file beside it that is renamed into place, so a failed run never destroys an existing file —
+//! also when OUTPUT is INPUT.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use mem2reg::pipeline::{self, Pass, RunOptions};
+use mem2reg::text;
+
+const USAGE: &str = "\
+USAGE: mem2reg [options] [INPUT]
+
+Reads LLVM IR text (INPUT, or stdin when INPUT is '-' or absent), runs a pass pipeline, and
+writes LLVM IR text (to stdout, or OUTPUT).
+
+OPTIONS:
+  -o OUTPUT                 Write the result to OUTPUT ('-' for stdout)
+  --passes=PIPELINE         Comma-separated passes (also -passes=PIPELINE, -p PIPELINE);
+                            default 'mem2reg'; empty: only read and write
+  -S                        Accepted and ignored (output is always text)
+  -disable-output           Do not write the module
+  -verify-each              Verify after every pass
+  --threads=N               Worker threads for per-function work (default: cores, at most 8)
+  --time-passes             Print time per stage to stderr
+  --version                 Print version
+  --help                    Print this help
+
+PASSES:
+  verify, require<verify>   Check SSA form and operand types; errors stop the run
+";
+
+/// Parsed command line.
+struct Args {
+    input: Option<String>,
+    output: Option<String>,
+    passes: String,
+    disable_output: bool,
+    verify_each: bool,
+    threads: usize,
+    time_passes: bool,
+}
+
+enum Parsed {
+    Run(Args),
+    Exit(ExitCode),
+}
+
+fn usage_error(msg: &str) -> Parsed {
+    eprintln!("mem2reg: {msg}\nRun 'mem2reg --help' for usage.");
+    Parsed::Exit(ExitCode::from(2))
+}
+
+fn parse_args(argv: Vec<String>) -> Parsed {
+    let mut a = Args {
+        input: None,
+        output: None,
+        passes: "mem2reg".into(),
+        disable_output: false,
+        verify_each: false,
+        threads: pipeline::default_threads(),
+        time_passes: false,
+    };
+    let mut it = argv.into_iter();
+    while let Some(arg) = it.next() {
+        // Accept both `-flag` and `--flag`, and `--flag=value` / `--flag value`.
+        let (flag, inline) = match arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) {
+            Some(rest) if !rest.is_empty() && arg != "-" => match rest.split_once('=') {
+                Some((f, v)) => (f.to_string(), Some(v.to_string())),
+                None => (rest.to_string(), None),
+            },
+            _ => {
+                if a.input.replace(arg.clone()).is_some() {
+                    return usage_error(&format!("too many positional arguments: '{arg}'"));
+                }
+                continue;
+            }
+        };
+        let mut value = |name: &str| -> Result<String, Parsed> {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| usage_error(&format!("option '-{name}' needs a value")))
+        };
+        match flag.as_str() {
+            "help" | "h" => {
+                print!("{USAGE}");
+                return Parsed::Exit(ExitCode::SUCCESS);
+            }
+            "version" => {
+                println!("mem2reg {}", env!("CARGO_PKG_VERSION"));
+                return Parsed::Exit(ExitCode::SUCCESS);
+            }
+            "o" => match value("o") {
+                Ok(v) => a.output = Some(v),
+                Err(e) => return e,
+            },
+            "passes" | "p" => match value(&flag) {
+                Ok(v) => a.passes = v,
+                Err(e) => return e,
+            },
+            "threads" => match value("threads").map(|v| v.parse::<usize>()) {
+                Ok(Ok(n)) if n > 0 => a.threads = n,
+                Ok(_) => return usage_error("--threads needs a positive number"),
+                Err(e) => return e,
+            },
+            "S" => {}
+            "disable-output" => a.disable_output = true,
+            "verify-each" => a.verify_each = true,
+            "time-passes" => a.time_passes = true,
+            // opt flags about debug-info representation: our output keeps the input's form.
+            "try-experimental-debuginfo-iterators" => {}
+            _ => return usage_error(&format!("unknown option '{arg}'")),
+        }
+    }
+    Parsed::Run(a)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1).collect()) {
+        Parsed::Run(a) => a,
+        Parsed::Exit(code) => return code,
+    };
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprint!("{msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Reads, runs the pipeline, writes. `Err` holds the full stderr text.
+fn run(args: &Args) -> Result<(), String> {
+    let passes = pipeline::parse_pipeline(&args.passes).map_err(|e| format!("mem2reg: {e}\n"))?;
+    let t0 = Instant::now();
+    let (name, bytes) = read_input(args.input.as_deref())?;
+    let mut module =
+        text::parse(Arc::from(bytes)).map_err(|e| format!("mem2reg: {}", e.render(&name)))?;
+    let t_parse = t0.elapsed();
+    let opts = RunOptions {
+        threads: args.threads,
+        verify_each: args.verify_each,
+    };
+    let report = pipeline::run(&mut module, &passes, &opts).map_err(|e| {
+        e.messages
+            .iter()
+            .map(|m| format!("mem2reg: {name}: error: {m}\n"))
+            .collect::<String>()
+    })?;
+    eprint!("{}", report.printed);
+    let t1 = Instant::now();
+    if !args.disable_output {
+        let out = text::print_module(&module, args.threads);
+        write_output(args.output.as_deref(), &out)?;
+    }
+    if args.time_passes {
+        let mut s = format!(
+            "===-- mem2reg time report --===\n  parse: {:.6} s\n",
+            t_parse.as_secs_f64()
+        );
+        for (n, d) in &report.timings {
+            s += &format!("  {n}: {:.6} s\n", d.as_secs_f64());
+        }
+        s += &format!("  print: {:.6} s\n", t1.elapsed().as_secs_f64());
+        eprint!("{s}");
+    }
+    let _ = Pass::Verify;
+    Ok(())
+}
+
+/// Reads INPUT (or stdin); returns the name to use in messages and the bytes.
+fn read_input(input: Option<&str>) -> Result<(String, Vec<u8>), String> {
+    match input {
+        None | Some("-") => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("mem2reg: <stdin>: error: {e}\n"))?;
+            Ok(("<stdin>".into(), buf))
+        }
+        Some(path) => match std::fs::read(path) {
+            Ok(b) => Ok((path.to_string(), b)),
+            Err(e) => Err(format!(
+                "mem2reg: {path}: error: Could not open input file: {}\n",
+                io_reason(&e)
+            )),
+        },
+    }
+}
+
+/// The OS reason without Rust's "(os error N)" suffix.
+fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Writes `bytes` to OUTPUT (stdout for none or '-'), atomically for files.
+fn write_output(output: Option<&str>, bytes: &[u8]) -> Result<(), String> {
+    let path = match output {
+        None | Some("-") => {
+            let mut so = std::io::stdout().lock();
+            return so.write_all(bytes).and_then(|_| so.flush()).or_else(|e| {
+                // A closed pipe (`| head`) is not an error of ours.
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    Ok(())
+                } else {
+                    Err(format!("mem2reg: <stdout>: error: {}\n", io_reason(&e)))
+                }
+            });
+        }
+        Some(p) => Path::new(p),
+    };
+    let tmp = temp_path(path);
+    let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e))
+    })
+}
+
+/// A temporary file name in OUTPUT's directory, so the final rename stays on one file system.
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}

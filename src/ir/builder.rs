@@ -5,9 +5,39 @@
 //! be built in parallel). Each `make_*` method returns a new, *unplaced* instruction; place it
 //! with the layout (`func.layout.append_inst`, `insert_inst_before`, ...). Invariant kept: every
 //! template made here prints as valid LLVM IR for its operands (types spelled by the table).
+//!
+//! Building `int max(int a, int b)` in SSA form and printing it:
+//! ```
+//! use mem2reg::ir::{builder::define_function, FuncBuilder, Module, Opcode, Text};
+//! let mut m = Module::new(Vec::new().into());
+//! let i32t = m.types.int(32);
+//! let i1 = m.types.int(1);
+//! let f = define_function(&mut m, "max", i32t, &[(i32t, "a"), (i32t, "b")]);
+//! let func = &mut m.functions[f];
+//! let (a, b) = (func.params[0], func.params[1]);
+//! let mut fb = FuncBuilder::new(func, &m.types);
+//! let (entry, then, done) = (fb.append_block(Text::NONE), fb.append_block(Text::NONE), fb.append_block(Text::NONE));
+//! let name = fb.name(b"cmp");
+//! let cmp = fb.make_icmp("sgt", a, b, i1, name);
+//! let c = fb.func.dfg.inst_result(cmp).unwrap();
+//! let br = fb.make_branch(c, then, done);
+//! let j = fb.make_jump(done);
+//! let phi = fb.make_phi(i32t, &[(a, then), (b, entry)], Text::NONE);
+//! let r = fb.func.dfg.inst_result(phi).unwrap();
+//! let ret = fb.make_ret(Some(r));
+//! for (i, blk) in [(cmp, entry), (br, entry), (j, then), (phi, done), (ret, done)] {
+//!     fb.func.layout.append_inst(i, blk);
+//! }
+//! let text = String::from_utf8(mem2reg::text::print_module(&m, 1)).unwrap();
+//! assert_eq!(text, "define i32 @max(i32 %a, i32 %b) {\n  %cmp = icmp sgt i32 %a, %b\n  \
+//!     br i1 %cmp, label %1, label %2\n\n1:\n  br label %2\n\n2:\n  \
+//!     %3 = phi i32 [ %a, %1 ], [ %b, %0 ]\n  ret i32 %3\n}\n\n");
+//! ```
 
+use super::dfg::ValueDef;
 use super::function::Function;
 use super::instructions::{flags, Block, Inst, InstData, Opcode, Piece, PoolRange, Value};
+use super::module::{FuncId, Module};
 use super::text::Text;
 use super::types::{Type, TypeTable};
 
@@ -25,7 +55,13 @@ pub struct FuncBuilder<'a> {
 impl<'a> FuncBuilder<'a> {
     /// A builder for `func`.
     pub fn new(func: &'a mut Function, types: &'a TypeTable) -> Self {
-        Self { func, types, pieces: Vec::new(), values: Vec::new(), blocks: Vec::new() }
+        Self {
+            func,
+            types,
+            pieces: Vec::new(),
+            values: Vec::new(),
+            blocks: Vec::new(),
+        }
     }
 
     /// Appends literal text to the template being built.
@@ -88,7 +124,13 @@ impl<'a> FuncBuilder<'a> {
     }
 
     /// Ends the template: makes the instruction (unplaced) with the operands given so far.
-    pub fn finish(&mut self, opcode: Opcode, flags: u8, aux_ty: Type, result: Option<(Type, Text)>) -> Inst {
+    pub fn finish(
+        &mut self,
+        opcode: Opcode,
+        flags: u8,
+        aux_ty: Type,
+        result: Option<(Type, Text)>,
+    ) -> Inst {
         let dfg = &mut self.func.dfg;
         let data = InstData {
             opcode,
@@ -124,7 +166,11 @@ impl<'a> FuncBuilder<'a> {
     fn phi_template(&mut self, ty: Type, incoming: &[(Value, Block)]) {
         self.text("phi ").ty(ty);
         for (i, &(v, b)) in incoming.iter().enumerate() {
-            self.text(if i == 0 { " [ " } else { ", [ " }).value(v).text(", ").block(b).text(" ]");
+            self.text(if i == 0 { " [ " } else { ", [ " })
+                .value(v)
+                .text(", ")
+                .block(b)
+                .text(" ]");
         }
     }
 
@@ -148,14 +194,26 @@ impl<'a> FuncBuilder<'a> {
     /// `load T, ptr %p` (unplaced).
     pub fn make_load(&mut self, ty: Type, ptr: Value, name: Text) -> Inst {
         let pty = self.func.dfg.value_type(ptr);
-        self.text("load ").ty(ty).text(", ").ty(pty).text(" ").value(ptr);
+        self.text("load ")
+            .ty(ty)
+            .text(", ")
+            .ty(pty)
+            .text(" ")
+            .value(ptr);
         self.finish(Opcode::Load, 0, Type::NONE, Some((ty, name)))
     }
 
     /// `store T %v, ptr %p` (unplaced).
     pub fn make_store(&mut self, v: Value, ptr: Value) -> Inst {
         let (vty, pty) = (self.func.dfg.value_type(v), self.func.dfg.value_type(ptr));
-        self.text("store ").ty(vty).text(" ").value(v).text(", ").ty(pty).text(" ").value(ptr);
+        self.text("store ")
+            .ty(vty)
+            .text(" ")
+            .value(v)
+            .text(", ")
+            .ty(pty)
+            .text(" ")
+            .value(ptr);
         self.finish(Opcode::Store, 0, Type::NONE, None)
     }
 
@@ -185,21 +243,39 @@ impl<'a> FuncBuilder<'a> {
 
     /// `br i1 %c, label %t, label %f` (unplaced).
     pub fn make_branch(&mut self, cond: Value, t: Block, f: Block) -> Inst {
-        self.text("br i1 ").value(cond).text(", label ").block(t).text(", label ").block(f);
+        self.text("br i1 ")
+            .value(cond)
+            .text(", label ")
+            .block(t)
+            .text(", label ")
+            .block(f);
         self.finish(Opcode::Br, 0, Type::NONE, None)
     }
 
     /// A binary operator `OP T %a, %b` (unplaced), e.g. `make_binary(Opcode::Add, a, b, name)`.
     pub fn make_binary(&mut self, op: Opcode, a: Value, b: Value, name: Text) -> Inst {
         let t = self.func.dfg.value_type(a);
-        self.text(op.keyword()).text(" ").ty(t).text(" ").value(a).text(", ").value(b);
+        self.text(op.keyword())
+            .text(" ")
+            .ty(t)
+            .text(" ")
+            .value(a)
+            .text(", ")
+            .value(b);
         self.finish(op, 0, Type::NONE, Some((t, name)))
     }
 
     /// `icmp PRED T %a, %b` (unplaced); `pred` is LLVM's spelling (`slt`, `eq`, ...).
     pub fn make_icmp(&mut self, pred: &str, a: Value, b: Value, i1: Type, name: Text) -> Inst {
         let t = self.func.dfg.value_type(a);
-        self.text("icmp ").text(pred).text(" ").ty(t).text(" ").value(a).text(", ").value(b);
+        self.text("icmp ")
+            .text(pred)
+            .text(" ")
+            .ty(t)
+            .text(" ")
+            .value(a)
+            .text(", ")
+            .value(b);
         self.finish(Opcode::ICmp, 0, Type::NONE, Some((i1, name)))
     }
 
@@ -251,4 +327,33 @@ pub enum CallPart<'s> {
     Value(Value),
     /// A copy of a text of the function (metadata, attachments).
     Copy(Text),
+}
+
+/// Adds an empty definition `define RET @name(T %p, ...)` to `m` and returns it; parameter names
+/// may be empty for unnamed (numbered) parameters.
+pub fn define_function(m: &mut Module, name: &str, ret: Type, params: &[(Type, &str)]) -> FuncId {
+    let mut f = Function::new(m.source.clone(), ret);
+    f.name = f.dfg.strings.add(name.as_bytes());
+    for (i, &(ty, pname)) in params.iter().enumerate() {
+        let n = if pname.is_empty() {
+            Text::NONE
+        } else {
+            f.dfg.strings.add(pname.as_bytes())
+        };
+        let v = f.dfg.make_value(ty, ValueDef::Param(i as u32), n);
+        f.params.push(v);
+    }
+    let mut b = FuncBuilder::new(&mut f, &m.types);
+    b.text("define ").ty(ret).text(" @").text(name).text("(");
+    for (i, &(ty, _)) in params.iter().enumerate() {
+        if i > 0 {
+            b.text(", ");
+        }
+        b.ty(ty).text(" ");
+        b.pieces.push(Piece::Value(i as u32));
+    }
+    b.text(")");
+    let pieces = std::mem::take(&mut b.pieces);
+    f.header = f.dfg.push_pieces(&pieces);
+    m.push_function(f)
 }

@@ -133,7 +133,10 @@ impl DataFlowGraph {
     pub fn push_values(&mut self, vals: &[Value]) -> PoolRange {
         let start = self.value_pool.len() as u32;
         self.value_pool.extend_from_slice(vals);
-        PoolRange { start, len: vals.len() as u32 }
+        PoolRange {
+            start,
+            len: vals.len() as u32,
+        }
     }
 
     /// Appends `blocks` to the block pool.
@@ -141,7 +144,10 @@ impl DataFlowGraph {
     pub fn push_blocks(&mut self, blocks: &[Block]) -> PoolRange {
         let start = self.block_pool.len() as u32;
         self.block_pool.extend_from_slice(blocks);
-        PoolRange { start, len: blocks.len() as u32 }
+        PoolRange {
+            start,
+            len: blocks.len() as u32,
+        }
     }
 
     /// Appends `pieces` to the template pool.
@@ -149,7 +155,10 @@ impl DataFlowGraph {
     pub fn push_pieces(&mut self, pieces: &[Piece]) -> PoolRange {
         let start = self.pieces.len() as u32;
         self.pieces.extend_from_slice(pieces);
-        PoolRange { start, len: pieces.len() as u32 }
+        PoolRange {
+            start,
+            len: pieces.len() as u32,
+        }
     }
 
     /// Adds an instruction; if `result_ty` is given, also its result value named `name`.
@@ -278,7 +287,11 @@ impl DataFlowGraph {
                 v = fin[v.0 as usize];
                 assert!(stack.len() <= n, "alias cycle");
             }
-            let root = if fin[v.0 as usize].is_none() { v } else { fin[v.0 as usize] };
+            let root = if fin[v.0 as usize].is_none() {
+                v
+            } else {
+                fin[v.0 as usize]
+            };
             for s in stack.drain(..) {
                 fin[s.0 as usize] = root;
             }

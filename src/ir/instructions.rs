@@ -68,18 +68,76 @@ impl PoolRange {
 #[allow(missing_docs)]
 pub enum Opcode {
     // Terminators.
-    Ret, Br, Switch, IndirectBr, Invoke, Resume, Unreachable, CleanupRet, CatchRet, CatchSwitch, CallBr,
+    Ret,
+    Br,
+    Switch,
+    IndirectBr,
+    Invoke,
+    Resume,
+    Unreachable,
+    CleanupRet,
+    CatchRet,
+    CatchSwitch,
+    CallBr,
     // Unary and binary.
-    FNeg, Add, FAdd, Sub, FSub, Mul, FMul, UDiv, SDiv, FDiv, URem, SRem, FRem,
-    Shl, LShr, AShr, And, Or, Xor,
+    FNeg,
+    Add,
+    FAdd,
+    Sub,
+    FSub,
+    Mul,
+    FMul,
+    UDiv,
+    SDiv,
+    FDiv,
+    URem,
+    SRem,
+    FRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
     // Vector and aggregate.
-    ExtractElement, InsertElement, ShuffleVector, ExtractValue, InsertValue,
+    ExtractElement,
+    InsertElement,
+    ShuffleVector,
+    ExtractValue,
+    InsertValue,
     // Memory.
-    Alloca, Load, Store, Fence, CmpXchg, AtomicRmw, GetElementPtr,
+    Alloca,
+    Load,
+    Store,
+    Fence,
+    CmpXchg,
+    AtomicRmw,
+    GetElementPtr,
     // Casts.
-    Trunc, ZExt, SExt, FPTrunc, FPExt, FPToUI, FPToSI, UIToFP, SIToFP, PtrToInt, IntToPtr, BitCast, AddrSpaceCast,
+    Trunc,
+    ZExt,
+    SExt,
+    FPTrunc,
+    FPExt,
+    FPToUI,
+    FPToSI,
+    UIToFP,
+    SIToFP,
+    PtrToInt,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
     // Other.
-    ICmp, FCmp, Phi, Select, Freeze, Call, VAArg, LandingPad, CatchPad, CleanupPad,
+    ICmp,
+    FCmp,
+    Phi,
+    Select,
+    Freeze,
+    Call,
+    VAArg,
+    LandingPad,
+    CatchPad,
+    CleanupPad,
     /// A debug record line (`#dbg_value(...)`, `#dbg_declare(...)`, `#dbg_assign(...)`,
     /// `#dbg_label(...)`): not an LLVM instruction, it attaches to the next one.
     DbgRecord,
@@ -93,24 +151,73 @@ impl Opcode {
     pub fn keyword(self) -> &'static str {
         use Opcode::*;
         match self {
-            Ret => "ret", Br => "br", Switch => "switch", IndirectBr => "indirectbr", Invoke => "invoke",
-            Resume => "resume", Unreachable => "unreachable", CleanupRet => "cleanupret",
-            CatchRet => "catchret", CatchSwitch => "catchswitch", CallBr => "callbr",
-            FNeg => "fneg", Add => "add", FAdd => "fadd", Sub => "sub", FSub => "fsub", Mul => "mul",
-            FMul => "fmul", UDiv => "udiv", SDiv => "sdiv", FDiv => "fdiv", URem => "urem",
-            SRem => "srem", FRem => "frem", Shl => "shl", LShr => "lshr", AShr => "ashr",
-            And => "and", Or => "or", Xor => "xor",
-            ExtractElement => "extractelement", InsertElement => "insertelement",
-            ShuffleVector => "shufflevector", ExtractValue => "extractvalue", InsertValue => "insertvalue",
-            Alloca => "alloca", Load => "load", Store => "store", Fence => "fence", CmpXchg => "cmpxchg",
-            AtomicRmw => "atomicrmw", GetElementPtr => "getelementptr",
-            Trunc => "trunc", ZExt => "zext", SExt => "sext", FPTrunc => "fptrunc", FPExt => "fpext",
-            FPToUI => "fptoui", FPToSI => "fptosi", UIToFP => "uitofp", SIToFP => "sitofp",
-            PtrToInt => "ptrtoint", IntToPtr => "inttoptr", BitCast => "bitcast",
+            Ret => "ret",
+            Br => "br",
+            Switch => "switch",
+            IndirectBr => "indirectbr",
+            Invoke => "invoke",
+            Resume => "resume",
+            Unreachable => "unreachable",
+            CleanupRet => "cleanupret",
+            CatchRet => "catchret",
+            CatchSwitch => "catchswitch",
+            CallBr => "callbr",
+            FNeg => "fneg",
+            Add => "add",
+            FAdd => "fadd",
+            Sub => "sub",
+            FSub => "fsub",
+            Mul => "mul",
+            FMul => "fmul",
+            UDiv => "udiv",
+            SDiv => "sdiv",
+            FDiv => "fdiv",
+            URem => "urem",
+            SRem => "srem",
+            FRem => "frem",
+            Shl => "shl",
+            LShr => "lshr",
+            AShr => "ashr",
+            And => "and",
+            Or => "or",
+            Xor => "xor",
+            ExtractElement => "extractelement",
+            InsertElement => "insertelement",
+            ShuffleVector => "shufflevector",
+            ExtractValue => "extractvalue",
+            InsertValue => "insertvalue",
+            Alloca => "alloca",
+            Load => "load",
+            Store => "store",
+            Fence => "fence",
+            CmpXchg => "cmpxchg",
+            AtomicRmw => "atomicrmw",
+            GetElementPtr => "getelementptr",
+            Trunc => "trunc",
+            ZExt => "zext",
+            SExt => "sext",
+            FPTrunc => "fptrunc",
+            FPExt => "fpext",
+            FPToUI => "fptoui",
+            FPToSI => "fptosi",
+            UIToFP => "uitofp",
+            SIToFP => "sitofp",
+            PtrToInt => "ptrtoint",
+            IntToPtr => "inttoptr",
+            BitCast => "bitcast",
             AddrSpaceCast => "addrspacecast",
-            ICmp => "icmp", FCmp => "fcmp", Phi => "phi", Select => "select", Freeze => "freeze",
-            Call => "call", VAArg => "va_arg", LandingPad => "landingpad", CatchPad => "catchpad",
-            CleanupPad => "cleanuppad", DbgRecord => "#dbg", Copy => "copy",
+            ICmp => "icmp",
+            FCmp => "fcmp",
+            Phi => "phi",
+            Select => "select",
+            Freeze => "freeze",
+            Call => "call",
+            VAArg => "va_arg",
+            LandingPad => "landingpad",
+            CatchPad => "catchpad",
+            CleanupPad => "cleanuppad",
+            DbgRecord => "#dbg",
+            Copy => "copy",
         }
     }
 
@@ -119,7 +226,16 @@ impl Opcode {
         use Opcode::*;
         matches!(
             self,
-            Ret | Br | Switch | IndirectBr | Invoke | Resume | Unreachable | CleanupRet | CatchRet | CatchSwitch | CallBr
+            Ret | Br
+                | Switch
+                | IndirectBr
+                | Invoke
+                | Resume
+                | Unreachable
+                | CleanupRet
+                | CatchRet
+                | CatchSwitch
+                | CallBr
         )
     }
 
@@ -128,14 +244,28 @@ impl Opcode {
         use Opcode::*;
         matches!(
             self,
-            Trunc | ZExt | SExt | FPTrunc | FPExt | FPToUI | FPToSI | UIToFP | SIToFP | PtrToInt | IntToPtr | BitCast
+            Trunc
+                | ZExt
+                | SExt
+                | FPTrunc
+                | FPExt
+                | FPToUI
+                | FPToSI
+                | UIToFP
+                | SIToFP
+                | PtrToInt
+                | IntToPtr
+                | BitCast
                 | AddrSpaceCast
         )
     }
 
     /// Whether the opcode is an EH pad (must be first non-phi of its block).
     pub fn is_eh_pad(self) -> bool {
-        matches!(self, Opcode::LandingPad | Opcode::CatchPad | Opcode::CleanupPad | Opcode::CatchSwitch)
+        matches!(
+            self,
+            Opcode::LandingPad | Opcode::CatchPad | Opcode::CleanupPad | Opcode::CatchSwitch
+        )
     }
 }
 

@@ -21,7 +21,13 @@ struct BlockNode {
 
 impl Default for BlockNode {
     fn default() -> Self {
-        Self { prev: Block::NONE, next: Block::NONE, first: Inst::NONE, last: Inst::NONE, inserted: false }
+        Self {
+            prev: Block::NONE,
+            next: Block::NONE,
+            first: Inst::NONE,
+            last: Inst::NONE,
+            inserted: false,
+        }
     }
 }
 
@@ -34,7 +40,11 @@ struct InstNode {
 
 impl Default for InstNode {
     fn default() -> Self {
-        Self { block: Block::NONE, prev: Inst::NONE, next: Inst::NONE }
+        Self {
+            block: Block::NONE,
+            prev: Inst::NONE,
+            next: Inst::NONE,
+        }
     }
 }
 
@@ -124,7 +134,10 @@ impl Layout {
 
     /// Blocks in layout order.
     pub fn blocks(&self) -> Blocks<'_> {
-        Blocks { layout: self, next: self.first_block.unwrap_or(Block::NONE) }
+        Blocks {
+            layout: self,
+            next: self.first_block.unwrap_or(Block::NONE),
+        }
     }
 
     /// The block after `b`.
@@ -164,14 +177,21 @@ impl Layout {
 
     /// Instructions of `b`, in order.
     pub fn block_insts(&self, b: Block) -> Insts<'_> {
-        Insts { layout: self, next: self.blocks[b].first }
+        Insts {
+            layout: self,
+            next: self.blocks[b].first,
+        }
     }
 
     /// Appends `i` at the end of `b`.
     pub fn append_inst(&mut self, i: Inst, b: Block) {
         debug_assert!(self.is_block_inserted(b) && self.insts[i].block.is_none());
         let last = self.blocks[b].last;
-        self.insts[i] = InstNode { block: b, prev: last, next: Inst::NONE };
+        self.insts[i] = InstNode {
+            block: b,
+            prev: last,
+            next: Inst::NONE,
+        };
         match last.expand() {
             Some(l) => self.insts[l].next = i,
             None => self.blocks[b].first = i,
@@ -192,7 +212,11 @@ impl Layout {
         let b = self.insts[before].block;
         debug_assert!(!b.is_none() && self.insts[i].block.is_none());
         let prev = self.insts[before].prev;
-        self.insts[i] = InstNode { block: b, prev, next: before };
+        self.insts[i] = InstNode {
+            block: b,
+            prev,
+            next: before,
+        };
         self.insts[before].prev = i;
         match prev.expand() {
             Some(p) => self.insts[p].next = i,
@@ -214,7 +238,10 @@ impl Layout {
     /// Takes `i` out of its block (the instruction's data stays in the dfg).
     pub fn remove_inst(&mut self, i: Inst) {
         let InstNode { block, prev, next } = self.insts[i];
-        debug_assert!(!block.is_none(), "removing an instruction that is not placed");
+        debug_assert!(
+            !block.is_none(),
+            "removing an instruction that is not placed"
+        );
         match prev.expand() {
             Some(p) => self.insts[p].next = next,
             None => self.blocks[block].first = next,
@@ -291,11 +318,20 @@ mod tests {
         l.append_inst(Inst(1), b1);
         l.prepend_inst(Inst(2), b1);
         l.insert_inst_after(Inst(3), Inst(0));
-        assert_eq!(l.block_insts(b1).collect::<Vec<_>>(), vec![Inst(2), Inst(0), Inst(3), Inst(1)]);
+        assert_eq!(
+            l.block_insts(b1).collect::<Vec<_>>(),
+            vec![Inst(2), Inst(0), Inst(3), Inst(1)]
+        );
         l.remove_inst(Inst(0));
         l.remove_inst(Inst(1));
-        assert_eq!(l.block_insts(b1).collect::<Vec<_>>(), vec![Inst(2), Inst(3)]);
-        assert_eq!((l.last_inst(b1), l.inst_block(Inst(0))), (Some(Inst(3)), None));
+        assert_eq!(
+            l.block_insts(b1).collect::<Vec<_>>(),
+            vec![Inst(2), Inst(3)]
+        );
+        assert_eq!(
+            (l.last_inst(b1), l.inst_block(Inst(0))),
+            (Some(Inst(3)), None)
+        );
         l.remove_block(b0);
         assert_eq!((l.entry_block(), l.num_blocks()), (Some(b1), 2));
     }

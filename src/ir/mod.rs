@@ -21,7 +21,9 @@ pub mod types;
 pub use builder::FuncBuilder;
 pub use dfg::{BlockData, DataFlowGraph, ValueData, ValueDef};
 pub use function::Function;
-pub use instructions::{flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value};
+pub use instructions::{
+    flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value,
+};
 pub use layout::Layout;
 pub use module::{FuncId, Item, Module};
 pub use text::{Text, TextArena};

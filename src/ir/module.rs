@@ -80,6 +80,9 @@ impl Module {
 
     /// The function named `name` (without `@`).
     pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
-        self.functions.iter().find(|(_, f)| f.text(f.name) == name.as_bytes()).map(|(id, _)| id)
+        self.functions
+            .iter()
+            .find(|(_, f)| f.text(f.name) == name.as_bytes())
+            .map(|(id, _)| id)
     }
 }

@@ -23,13 +23,22 @@ impl Text {
     /// The empty text.
     pub const EMPTY: Text = Text { start: 0, len: 0 };
     /// "No text" (an unnamed value, a missing piece): distinct from every real span.
-    pub const NONE: Text = Text { start: u32::MAX, len: 0 };
+    pub const NONE: Text = Text {
+        start: u32::MAX,
+        len: 0,
+    };
 
     /// A span of the source buffer.
     #[inline]
     pub fn source(start: usize, end: usize) -> Text {
-        debug_assert!(end >= start && end < OWN as usize, "source larger than 2 GiB");
-        Text { start: start as u32, len: (end - start) as u32 }
+        debug_assert!(
+            end >= start && end < OWN as usize,
+            "source larger than 2 GiB"
+        );
+        Text {
+            start: start as u32,
+            len: (end - start) as u32,
+        }
     }
     /// Whether this is [`Text::NONE`].
     #[inline]
@@ -61,7 +70,11 @@ impl Text {
         if self.is_none() {
             return b"";
         }
-        let (buf, s) = if self.start & OWN == 0 { (source, self.start) } else { (own, self.start & !OWN) };
+        let (buf, s) = if self.start & OWN == 0 {
+            (source, self.start)
+        } else {
+            (own, self.start & !OWN)
+        };
         &buf[s as usize..s as usize + self.len as usize]
     }
 }
@@ -76,9 +89,15 @@ impl TextArena {
     /// Copies `s` into the arena and returns its span.
     pub fn add(&mut self, s: &[u8]) -> Text {
         let start = self.bytes.len();
-        assert!(start + s.len() < OWN as usize, "text arena larger than 2 GiB");
+        assert!(
+            start + s.len() < OWN as usize,
+            "text arena larger than 2 GiB"
+        );
         self.bytes.extend_from_slice(s);
-        Text { start: start as u32 | OWN, len: s.len() as u32 }
+        Text {
+            start: start as u32 | OWN,
+            len: s.len() as u32,
+        }
     }
     /// The arena's bytes (to pass to [`Text::resolve`]).
     #[inline]
@@ -87,13 +106,20 @@ impl TextArena {
     }
     /// Extends `t` (which must be the most recent addition) by `s`.
     pub fn extend_last(&mut self, t: Text, s: &[u8]) -> Text {
-        debug_assert!(!t.in_source() && (t.start & !OWN) as usize + t.len as usize == self.bytes.len());
+        debug_assert!(
+            !t.in_source() && (t.start & !OWN) as usize + t.len as usize == self.bytes.len()
+        );
         self.bytes.extend_from_slice(s);
-        Text { start: t.start, len: t.len + s.len() as u32 }
+        Text {
+            start: t.start,
+            len: t.len + s.len() as u32,
+        }
     }
     /// Whether `t` ends exactly at the arena's end (so [`TextArena::extend_last`] applies).
     pub fn is_last(&self, t: Text) -> bool {
-        !t.is_none() && !t.in_source() && (t.start & !OWN) as usize + t.len as usize == self.bytes.len()
+        !t.is_none()
+            && !t.in_source()
+            && (t.start & !OWN) as usize + t.len as usize == self.bytes.len()
     }
 }
 

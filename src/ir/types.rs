@@ -240,7 +240,10 @@ impl TypeTable {
     }
     /// Whether `t` is a pointer (typed or opaque).
     pub fn is_pointer(&self, t: Type) -> bool {
-        matches!(self.data(t), TypeData::Ptr { .. } | TypeData::TypedPtr { .. })
+        matches!(
+            self.data(t),
+            TypeData::Ptr { .. } | TypeData::TypedPtr { .. }
+        )
     }
     /// Whether `t` is `iN`.
     pub fn is_int(&self, t: Type) -> bool {
@@ -248,7 +251,10 @@ impl TypeTable {
     }
     /// Whether `t` is first-class (can be an SSA value: not void, label, function or metadata).
     pub fn is_first_class(&self, t: Type) -> bool {
-        !matches!(self.data(t), TypeData::Void | TypeData::Function { .. } | TypeData::Metadata | TypeData::Label)
+        !matches!(
+            self.data(t),
+            TypeData::Void | TypeData::Function { .. } | TypeData::Metadata | TypeData::Label
+        )
     }
 
     /// Size in bits of a value of type `t` (DataLayout "type size": no tail padding for scalars,
@@ -260,10 +266,23 @@ impl TypeTable {
             TypeData::Float(k) => k.bits(),
             TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits,
             TypeData::X86Mmx => 64,
-            TypeData::Array { len, elem } => len.checked_mul(self.alloc_size_bytes(*elem, ptr_bits)? * 8)?,
-            TypeData::Vector { len, elem, scalable: false } => len.checked_mul(self.size_bits(*elem, ptr_bits)?)?,
-            TypeData::Struct { fields, packed } => self.struct_layout(fields, *packed, ptr_bits)?.0 * 8,
-            TypeData::Named(n) => return self.named_body(n).flatten().and_then(|b| self.size_bits(b, ptr_bits)),
+            TypeData::Array { len, elem } => {
+                len.checked_mul(self.alloc_size_bytes(*elem, ptr_bits)? * 8)?
+            }
+            TypeData::Vector {
+                len,
+                elem,
+                scalable: false,
+            } => len.checked_mul(self.size_bits(*elem, ptr_bits)?)?,
+            TypeData::Struct { fields, packed } => {
+                self.struct_layout(fields, *packed, ptr_bits)?.0 * 8
+            }
+            TypeData::Named(n) => {
+                return self
+                    .named_body(n)
+                    .flatten()
+                    .and_then(|b| self.size_bits(b, ptr_bits))
+            }
             _ => return None,
         })
     }
@@ -285,9 +304,18 @@ impl TypeTable {
             TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits / 8,
             TypeData::X86Mmx => 8,
             TypeData::Array { elem, .. } => self.abi_align(*elem, ptr_bits)?,
-            TypeData::Vector { .. } => self.size_bits(t, ptr_bits)?.div_ceil(8).next_power_of_two().max(1),
+            TypeData::Vector { .. } => self
+                .size_bits(t, ptr_bits)?
+                .div_ceil(8)
+                .next_power_of_two()
+                .max(1),
             TypeData::Struct { fields, packed } => self.struct_layout(fields, *packed, ptr_bits)?.1,
-            TypeData::Named(n) => return self.named_body(n).flatten().and_then(|b| self.abi_align(b, ptr_bits)),
+            TypeData::Named(n) => {
+                return self
+                    .named_body(n)
+                    .flatten()
+                    .and_then(|b| self.abi_align(b, ptr_bits))
+            }
             _ => return None,
         })
     }
@@ -296,7 +324,11 @@ impl TypeTable {
     fn struct_layout(&self, fields: &[Type], packed: bool, ptr_bits: u64) -> Option<(u64, u64)> {
         let (mut off, mut align) = (0u64, 1u64);
         for &f in fields {
-            let a = if packed { 1 } else { self.abi_align(f, ptr_bits)? };
+            let a = if packed {
+                1
+            } else {
+                self.abi_align(f, ptr_bits)?
+            };
             off = off.div_ceil(a) * a + self.alloc_size_bytes(f, ptr_bits)?;
             align = align.max(a);
         }
@@ -335,11 +367,25 @@ impl fmt::Display for DisplayType<'_> {
             TypeData::Float(k) => f.write_str(k.keyword()),
             TypeData::Ptr { addrspace: 0 } => f.write_str("ptr"),
             TypeData::Ptr { addrspace } => write!(f, "ptr addrspace({addrspace})"),
-            TypeData::TypedPtr { pointee, addrspace: 0 } => write!(f, "{}*", d(*pointee)),
-            TypeData::TypedPtr { pointee, addrspace } => write!(f, "{} addrspace({addrspace})*", d(*pointee)),
+            TypeData::TypedPtr {
+                pointee,
+                addrspace: 0,
+            } => write!(f, "{}*", d(*pointee)),
+            TypeData::TypedPtr { pointee, addrspace } => {
+                write!(f, "{} addrspace({addrspace})*", d(*pointee))
+            }
             TypeData::Array { len, elem } => write!(f, "[{len} x {}]", d(*elem)),
-            TypeData::Vector { len, elem, scalable } => {
-                write!(f, "<{}{len} x {}>", if *scalable { "vscale x " } else { "" }, d(*elem))
+            TypeData::Vector {
+                len,
+                elem,
+                scalable,
+            } => {
+                write!(
+                    f,
+                    "<{}{len} x {}>",
+                    if *scalable { "vscale x " } else { "" },
+                    d(*elem)
+                )
             }
             TypeData::Struct { fields, packed } => {
                 f.write_str(if *packed { "<{" } else { "{" })?;
@@ -355,7 +401,11 @@ impl fmt::Display for DisplayType<'_> {
                 })
             }
             TypeData::Named(n) => write!(f, "%{n}"),
-            TypeData::Function { ret, params, vararg } => {
+            TypeData::Function {
+                ret,
+                params,
+                vararg,
+            } => {
                 write!(f, "{} (", d(*ret))?;
                 for (i, &p) in params.iter().enumerate() {
                     if i > 0 {
@@ -382,11 +432,17 @@ mod tests {
         let mut t = TypeTable::new();
         let i32_ = t.int(32);
         let a = t.intern(TypeData::Array { len: 4, elem: i32_ });
-        let b = t.intern(TypeData::Array { len: 4, elem: t.lookup(&TypeData::Int(32)).unwrap() });
+        let b = t.intern(TypeData::Array {
+            len: 4,
+            elem: t.lookup(&TypeData::Int(32)).unwrap(),
+        });
         assert_eq!(a, b);
         assert_eq!(t.display(a).to_string(), "[4 x i32]");
         assert!(!t.typed_pointers());
-        let p = t.intern(TypeData::TypedPtr { pointee: a, addrspace: 0 });
+        let p = t.intern(TypeData::TypedPtr {
+            pointee: a,
+            addrspace: 0,
+        });
         assert_eq!(t.display(p).to_string(), "[4 x i32]*");
         assert!(t.typed_pointers());
     }
@@ -395,12 +451,21 @@ mod tests {
     fn sizes_follow_natural_layout() {
         let mut t = TypeTable::new();
         let (i8_, i32_, i64_) = (t.int(8), t.int(32), t.int(64));
-        let s = t.intern(TypeData::Struct { fields: vec![i8_, i64_, i32_].into(), packed: false });
+        let s = t.intern(TypeData::Struct {
+            fields: vec![i8_, i64_, i32_].into(),
+            packed: false,
+        });
         assert_eq!(t.alloc_size_bytes(s, 64), Some(24));
-        let p = t.intern(TypeData::Struct { fields: vec![i8_, i64_].into(), packed: true });
+        let p = t.intern(TypeData::Struct {
+            fields: vec![i8_, i64_].into(),
+            packed: true,
+        });
         assert_eq!(t.alloc_size_bytes(p, 64), Some(9));
         assert_eq!(t.display(p).to_string(), "<{ i8, i64 }>");
         let i1 = t.int(1);
-        assert_eq!((t.size_bits(i1, 64), t.alloc_size_bytes(i1, 64)), (Some(1), Some(1)));
+        assert_eq!(
+            (t.size_bits(i1, 64), t.alloc_size_bytes(i1, 64)),
+            (Some(1), Some(1))
+        );
     }
 }

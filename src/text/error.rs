@@ -20,8 +20,14 @@ impl ParseError {
     /// An error at byte `offset` of `source`.
     pub fn at(source: &[u8], offset: usize, message: impl Into<String>) -> Self {
         let offset = offset.min(source.len());
-        let line_start = source[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let line_end = source[offset..].iter().position(|&b| b == b'\n').map_or(source.len(), |p| offset + p);
+        let line_start = source[..offset]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let line_end = source[offset..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(source.len(), |p| offset + p);
         let line = source[..line_start].iter().filter(|&&b| b == b'\n').count() + 1;
         Self {
             message: message.into(),
@@ -33,9 +39,16 @@ impl ParseError {
 
     /// The error in opt's shape for input `file`: `FILE:LINE:COL: error: MSG`, line, caret.
     pub fn render(&self, file: &str) -> String {
-        let caret_pad: String =
-            self.source_line.chars().take(self.col.saturating_sub(1)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-        format!("{file}:{}:{}: error: {}\n{}\n{caret_pad}^\n", self.line, self.col, self.message, self.source_line)
+        let caret_pad: String = self
+            .source_line
+            .chars()
+            .take(self.col.saturating_sub(1))
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        format!(
+            "{file}:{}:{}: error: {}\n{}\n{caret_pad}^\n",
+            self.line, self.col, self.message, self.source_line
+        )
     }
 }
 
