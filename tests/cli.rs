@@ -1,0 +1,123 @@
+//! The command line's contract: opt's spelling, exit codes (0 ok, 1 input/pass error, 2 usage),
+//! errors on stderr in opt's shape, and an output file written only on success.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mem2reg"))
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = bin()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("mem2reg-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let o = run(&["--help"], b"");
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("--passes=PIPELINE"));
+    let o = run(&["--version"], b"");
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("mem2reg "));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["--bogus"][..],
+        &["a.ll", "b.ll"],
+        &["-o"],
+        &["--threads=0"],
+    ] {
+        let o = run(args, b"");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("mem2reg: "), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn missing_input_is_an_error_in_opts_shape() {
+    let o = run(&["/nonexistent/x.ll", "--passes="], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "mem2reg: /nonexistent/x.ll: error: Could not open input file: No such file or directory\n"
+    );
+}
+
+#[test]
+fn unknown_pass_is_an_error() {
+    let o = run(&["--passes=frobnicate"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "mem2reg: unknown pass name 'frobnicate'\n");
+}
+
+#[test]
+fn parse_error_has_location_and_caret_and_keeps_existing_output() {
+    let d = scratch("parse-error");
+    let out = d.join("out.ll");
+    std::fs::write(&out, "precious\n").unwrap();
+    let o = run(
+        &["--passes=", "-o", out.to_str().unwrap()],
+        b"define void @f() {\n  %x = bogus\n}\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.starts_with("mem2reg: <stdin>:2:"), "{e}");
+    assert!(e.contains("error: ") && e.trim_end().ends_with('^'), "{e}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "no temporary file left behind"
+    );
+}
+
+#[test]
+fn in_place_rewrite_is_atomic_and_round_trips() {
+    let d = scratch("in-place");
+    let f = d.join("m.ll");
+    let src = "define i32 @f(i32 %a) {\nentry:\n  %r = add i32 %a, 1\n  ret i32 %r\n}\n";
+    std::fs::write(&f, src).unwrap();
+    let o = run(
+        &["--passes=", f.to_str().unwrap(), "-o", f.to_str().unwrap()],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = std::fs::read_to_string(&f).unwrap();
+    assert!(got.contains("%r = add i32 %a, 1\n  ret i32 %r"), "{got}");
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+}
+
+#[test]
+fn stdin_to_stdout_and_disable_output() {
+    let src = b"define void @g() {\n  ret void\n}\n";
+    let o = run(&["-passes=", "-S", "-"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "define void @g() {\n  ret void\n}\n\n"
+    );
+    let o = run(&["-p", "", "-disable-output"], src);
+    assert!(o.status.success() && o.stdout.is_empty());
+}
