@@ -17,4 +17,5 @@ pub mod ir;
 pub mod pipeline;
 pub mod text;
 pub mod transform;
+pub mod util;
 pub mod verify;

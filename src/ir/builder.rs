@@ -1,8 +1,8 @@
 //! Making new instructions, blocks and functions: templates are assembled here so that passes
 //! and library users never write pieces by hand.
 //!
-//! A [`FuncBuilder`] borrows a function and the module's type table (read-only, so functions can
-//! be built in parallel). Each `make_*` method returns a new, *unplaced* instruction; place it
+//! A [`FuncBuilder`] borrows one function (types come from the function's own table, so
+//! functions can be built in parallel). Each `make_*` method returns a new, *unplaced* instruction; place it
 //! with the layout (`func.layout.append_inst`, `insert_inst_before`, ...). Invariant kept: every
 //! template made here prints as valid LLVM IR for its operands (types spelled by the table).
 //!
@@ -10,12 +10,12 @@
 //! ```
 //! use mem2reg::ir::{builder::define_function, FuncBuilder, Module, Opcode, Text};
 //! let mut m = Module::new(Vec::new().into());
-//! let i32t = m.types.int(32);
-//! let i1 = m.types.int(1);
+//! let i32t = m.types_mut().int(32);
+//! let i1 = m.types_mut().int(1);
 //! let f = define_function(&mut m, "max", i32t, &[(i32t, "a"), (i32t, "b")]);
 //! let func = &mut m.functions[f];
 //! let (a, b) = (func.params[0], func.params[1]);
-//! let mut fb = FuncBuilder::new(func, &m.types);
+//! let mut fb = FuncBuilder::new(func);
 //! let (entry, then, done) = (fb.append_block(Text::NONE), fb.append_block(Text::NONE), fb.append_block(Text::NONE));
 //! let name = fb.name(b"cmp");
 //! let cmp = fb.make_icmp("sgt", a, b, i1, name);
@@ -39,14 +39,12 @@ use super::function::Function;
 use super::instructions::{flags, Block, Inst, InstData, Opcode, Piece, PoolRange, Value};
 use super::module::{FuncId, Module};
 use super::text::Text;
-use super::types::{Type, TypeTable};
+use super::types::Type;
 
 /// Builds instructions into one function.
 pub struct FuncBuilder<'a> {
     /// The function being changed.
     pub func: &'a mut Function,
-    /// The module's types.
-    pub types: &'a TypeTable,
     pieces: Vec<Piece>,
     values: Vec<Value>,
     blocks: Vec<Block>,
@@ -54,10 +52,9 @@ pub struct FuncBuilder<'a> {
 
 impl<'a> FuncBuilder<'a> {
     /// A builder for `func`.
-    pub fn new(func: &'a mut Function, types: &'a TypeTable) -> Self {
+    pub fn new(func: &'a mut Function) -> Self {
         Self {
             func,
-            types,
             pieces: Vec::new(),
             values: Vec::new(),
             blocks: Vec::new(),
@@ -99,7 +96,7 @@ impl<'a> FuncBuilder<'a> {
 
     /// Appends the spelling of `ty`.
     pub fn ty(&mut self, ty: Type) -> &mut Self {
-        let s = self.types.display(ty).to_string();
+        let s = self.func.types.display(ty).to_string();
         self.text(&s)
     }
 
@@ -141,6 +138,7 @@ impl<'a> FuncBuilder<'a> {
             blocks: dfg.push_blocks(&self.blocks),
             pieces: dfg.push_pieces(&self.pieces),
             attachments: PoolRange::default(),
+            extra: 0,
         };
         self.pieces.clear();
         self.values.clear();
@@ -332,7 +330,7 @@ pub enum CallPart<'s> {
 /// Adds an empty definition `define RET @name(T %p, ...)` to `m` and returns it; parameter names
 /// may be empty for unnamed (numbered) parameters.
 pub fn define_function(m: &mut Module, name: &str, ret: Type, params: &[(Type, &str)]) -> FuncId {
-    let mut f = Function::new(m.source.clone(), ret);
+    let mut f = Function::new(m.source.clone(), &m.types, ret);
     f.name = f.dfg.strings.add(name.as_bytes());
     for (i, &(ty, pname)) in params.iter().enumerate() {
         let n = if pname.is_empty() {
@@ -343,7 +341,7 @@ pub fn define_function(m: &mut Module, name: &str, ret: Type, params: &[(Type, &
         let v = f.dfg.make_value(ty, ValueDef::Param(i as u32), n);
         f.params.push(v);
     }
-    let mut b = FuncBuilder::new(&mut f, &m.types);
+    let mut b = FuncBuilder::new(&mut f);
     b.text("define ").ty(ret).text(" @").text(name).text("(");
     for (i, &(ty, _)) in params.iter().enumerate() {
         if i > 0 {

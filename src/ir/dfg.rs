@@ -44,6 +44,15 @@ pub struct ValueData {
     pub name: Text,
 }
 
+/// One operand bundle of a call: `"tag"(T %a, T %b)`.
+#[derive(Clone, Copy, Debug)]
+pub struct Bundle {
+    /// The tag as written, with its quotes (`"align"`).
+    pub tag: Text,
+    /// Positions of the bundle's operands among the instruction's value operands.
+    pub ops: PoolRange,
+}
+
 /// The data of one block.
 #[derive(Clone, Copy, Debug)]
 pub struct BlockData {
@@ -70,6 +79,10 @@ pub struct DataFlowGraph {
     pub attachments: Vec<(Text, Text)>,
     /// Debug-variable data of `llvm.dbg.*` calls and `#dbg_*` records (flag `DEBUG`); see [`DbgVar`].
     pub dbg: SecondaryMap<Inst, Option<DbgVar>>,
+    /// Operand bundles of calls that have them (flag `HAS_BUNDLES`): a range of `bundle_pool`.
+    pub bundles: SecondaryMap<Inst, PoolRange>,
+    /// All operand bundles, see [`Bundle`].
+    pub bundle_pool: Vec<Bundle>,
     /// Text made after parsing (names, templates of new instructions).
     pub strings: TextArena,
     /// Forwarding table of [`DataFlowGraph::replace_all_uses`]: `NONE` when not replaced.
@@ -95,6 +108,8 @@ impl DataFlowGraph {
             pieces: Vec::new(),
             attachments: Vec::new(),
             dbg: SecondaryMap::new(),
+            bundles: SecondaryMap::new(),
+            bundle_pool: Vec::new(),
             strings: TextArena::default(),
             aliases: SecondaryMap::with_default(Value::NONE),
             has_aliases: false,
@@ -201,6 +216,11 @@ impl DataFlowGraph {
     pub fn inst_blocks_mut(&mut self, inst: Inst) -> &mut [Block] {
         let r = self.insts[inst].blocks.span();
         &mut self.block_pool[r]
+    }
+
+    /// The operand bundles of `inst` (empty for most instructions).
+    pub fn inst_bundles(&self, inst: Inst) -> &[Bundle] {
+        &self.bundle_pool[self.bundles[inst].span()]
     }
 
     /// The template of `inst`.

@@ -13,7 +13,7 @@ use super::dfg::DataFlowGraph;
 use super::instructions::{Block, Inst, Piece, PoolRange, Value};
 use super::layout::Layout;
 use super::text::Text;
-use super::types::Type;
+use super::types::{Type, TypeTable};
 
 /// One function definition.
 #[derive(Clone, Debug)]
@@ -28,6 +28,8 @@ pub struct Function {
     pub ret_ty: Type,
     /// Whether the function has the `optnone` attribute (inline or through an attribute group).
     pub optnone: bool,
+    /// This function's types: a child of the module's table.
+    pub types: TypeTable,
     /// Values, instructions, blocks.
     pub dfg: DataFlowGraph,
     /// Their order.
@@ -37,14 +39,15 @@ pub struct Function {
 }
 
 impl Function {
-    /// An empty function named `name` (without `@`) with no header text yet.
-    pub fn new(source: Arc<[u8]>, ret_ty: Type) -> Self {
+    /// An empty function with no name or header text yet, whose types extend `module_types`.
+    pub fn new(source: Arc<[u8]>, module_types: &Arc<TypeTable>, ret_ty: Type) -> Self {
         Self {
             name: Text::NONE,
             header: PoolRange::default(),
             params: Vec::new(),
             ret_ty,
             optnone: false,
+            types: TypeTable::child(module_types),
             dfg: DataFlowGraph::new(),
             layout: Layout::new(),
             source,

@@ -279,6 +279,12 @@ pub mod flags {
     pub const INALLOCA: u8 = 4;
     /// `alloca swifterror`.
     pub const SWIFTERROR: u8 = 8;
+    /// `catchswitch ... unwind label %b` / `cleanupret ... unwind label %b`: the last block
+    /// operand is an unwind destination (not `unwind to caller`).
+    pub const UNWIND_DEST: u8 = 128;
+    /// An instruction that LLVM treats as a use of everything in a bundle/metadata argument
+    /// without reading memory through it, such as `llvm.assume` operand bundles.
+    pub const HAS_BUNDLES: u8 = 64;
     /// A call or record that is an `llvm.dbg.*` intrinsic / `#dbg_*` record: see
     /// [`crate::ir::DbgVar`] in [`crate::ir::DataFlowGraph::dbg`].
     pub const DEBUG: u8 = 16;
@@ -298,13 +304,34 @@ pub struct InstData {
     /// Opcode-specific type: the allocated type of `alloca`, the source element type of
     /// `getelementptr`, the function type of `call`/`invoke`/`callbr`; `Type::NONE` otherwise.
     pub aux_ty: Type,
-    /// Value operands, in the pool `DataFlowGraph::value_pool`. Fixed positions, by opcode:
-    /// `load`: `[ptr]`; `store`: `[value, ptr]`; `alloca`: `[count]` or `[]`; `call`/`invoke`:
-    /// `[callee, args...]` then bundle operands; `phi`: incoming values; casts: `[x]`;
-    /// debug calls/records: the location operands (see [`crate::ir::DbgVar`]).
+    /// Value operands, in the pool `DataFlowGraph::value_pool`. Fixed positions, by opcode
+    /// (constants, globals, `undef`/`poison` are values too, one per occurrence):
+    /// - `alloca`: `[count]` or `[]`; `load`: `[ptr]`; `store`: `[value, ptr]`;
+    /// - unary and binary operators, `icmp`, `fcmp`: `[a]` / `[a, b]`; casts, `freeze`, `va_arg`: `[x]`;
+    /// - `getelementptr`: `[base, indices...]`; `select`: `[cond, a, b]`;
+    /// - `extractelement`: `[vec, idx]`; `insertelement`: `[vec, elt, idx]`;
+    ///   `shufflevector`: `[a, b, mask]`; `extractvalue`: `[agg]`; `insertvalue`: `[agg, elt]`;
+    /// - `cmpxchg`: `[ptr, cmp, new]`; `atomicrmw`: `[ptr, val]`; `fence`: `[]`;
+    /// - `phi`: incoming values, one per block operand;
+    /// - `call`, `invoke`, `callbr`: `[callee, args...]` (`extra` args), then operand-bundle
+    ///   operands (see [`crate::ir::DataFlowGraph::bundles`]), then any values that only appear
+    ///   inside metadata arguments (`!DIArgList(...)`). A `metadata T %v` argument is the value
+    ///   `%v` itself; a pure metadata argument (`metadata !12`) is a constant of type `metadata`;
+    /// - `br`: `[]` or `[cond]`; `switch`: `[cond, case values...]`; `indirectbr`: `[addr]`;
+    ///   `ret`: `[]` or `[v]`; `resume`: `[v]`; `unreachable`: `[]`;
+    /// - `landingpad`: clause constants; `catchswitch`: `[parent]`; `catchpad`/`cleanuppad`:
+    ///   `[parent, args...]`; `catchret`/`cleanupret`: `[pad]`;
+    /// - debug records: the location operands (see [`crate::ir::DbgVar`]); `copy`: `[src]`.
     pub values: PoolRange,
-    /// Block operands, in `DataFlowGraph::block_pool`: successors of terminators, incoming blocks of phis.
+    /// Block operands, in `DataFlowGraph::block_pool`: successors of terminators in the order
+    /// written (`br`: `[dest]` / `[then, else]`; `switch`: `[default, case dests...]`;
+    /// `invoke`: `[normal, unwind]`; `callbr`: `[default, indirect...]`; `catchswitch`:
+    /// `[handlers..., unwind?]`; `catchret`: `[dest]`; `cleanupret`: `[unwind?]`), incoming
+    /// blocks of phis.
     pub blocks: PoolRange,
+    /// Opcode-specific count: the number of call arguments of `call`/`invoke`/`callbr`
+    /// (excluding the callee); 0 otherwise.
+    pub extra: u32,
     /// The printing template, in `DataFlowGraph::pieces`.
     pub pieces: PoolRange,
     /// Metadata attachments `(kind, node)`, in `DataFlowGraph::attachments`, printed as `, !kind node`.

@@ -19,7 +19,7 @@ pub mod text;
 pub mod types;
 
 pub use builder::FuncBuilder;
-pub use dfg::{BlockData, DataFlowGraph, ValueData, ValueDef};
+pub use dfg::{BlockData, Bundle, DataFlowGraph, ValueData, ValueDef};
 pub use function::Function;
 pub use instructions::{
     flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value,

@@ -37,8 +37,9 @@ pub struct Module {
     pub source: Arc<[u8]>,
     /// Text made after parsing, for module-level items.
     pub strings: TextArena,
-    /// All types.
-    pub types: TypeTable,
+    /// Module-level types; every function's own table is a child of this one (see
+    /// [`TypeTable::child`]). Change it (through [`Module::types_mut`]) before adding functions.
+    pub types: Arc<TypeTable>,
     /// Top-level items in order.
     pub items: Vec<Item>,
     /// Function definitions.
@@ -53,11 +54,16 @@ impl Module {
         Self {
             source,
             strings: TextArena::default(),
-            types: TypeTable::new(),
+            types: Arc::new(TypeTable::new()),
             items: Vec::new(),
             functions: PrimaryMap::new(),
             ptr_bits: 64,
         }
+    }
+
+    /// The module-level type table, for adding types (clones it if functions share it).
+    pub fn types_mut(&mut self) -> &mut TypeTable {
+        Arc::make_mut(&mut self.types)
     }
 
     /// The bytes of a module-level `t`.

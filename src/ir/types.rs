@@ -8,8 +8,10 @@
 //! - typed pointers (`i32*`, LLVM <= 14) and opaque pointers (`ptr`) are distinct types; a
 //!   module uses one or the other ([`TypeTable::typed_pointers`] says which was seen).
 
-use std::collections::HashMap;
 use std::fmt::{self, Write};
+use std::sync::Arc;
+
+use crate::util::fxhash::FxHashMap;
 
 use crate::entity_impl;
 
@@ -118,7 +120,7 @@ pub enum TypeData {
     },
     /// A named type `%name` (its body, if any, is in [`TypeTable::named_body`]). The name is kept
     /// as written, without the `%` (quoted names keep their quotes).
-    Named(Box<str>),
+    Named(Box<[u8]>),
     /// `R (P, ...)`, possibly with `...`.
     Function {
         /// Return type.
@@ -132,55 +134,169 @@ pub enum TypeData {
     TargetExt(Box<str>),
 }
 
-/// The module's type interner.
-#[derive(Clone, Debug, Default)]
+/// Ids of the types every table has from the start (so the parser's hot path never hashes them).
+#[derive(Clone, Copy, Debug)]
+pub struct CommonTypes {
+    /// `void`
+    pub void: Type,
+    /// `label`
+    pub label: Type,
+    /// `metadata`
+    pub metadata: Type,
+    /// `token`
+    pub token: Type,
+    /// `i1`
+    pub i1: Type,
+    /// `i8`
+    pub i8: Type,
+    /// `i16`
+    pub i16: Type,
+    /// `i32`
+    pub i32: Type,
+    /// `i64`
+    pub i64: Type,
+    /// `ptr` (address space 0)
+    pub ptr: Type,
+    /// `float`
+    pub float: Type,
+    /// `double`
+    pub double: Type,
+}
+
+/// A type interner: the module's table, or a function's overlay on it.
+///
+/// A function's table is made with [`TypeTable::child`]: ids below `base` are the parent's
+/// (the module's, frozen in an `Arc`), ids from `base` up are the function's own. So a function
+/// can intern new types without locks while functions are parsed and changed in parallel, and a
+/// type of the module (a callee's signature, a global's type) means the same id in every
+/// function. Invariant: an id at or above `base` is only meaningful in the table that made it;
+/// types never move between functions (values never do).
+#[derive(Clone, Debug)]
 pub struct TypeTable {
+    parent: Option<Arc<TypeTable>>,
+    base: u32,
     data: Vec<TypeData>,
-    map: HashMap<TypeData, Type>,
-    /// Bodies of named types, in the order they were defined: `None` for `opaque`.
-    named: HashMap<Box<str>, Option<Type>>,
+    map: FxHashMap<TypeData, Type>,
+    /// Bodies of named types defined in this table: `None` for `opaque`.
+    named: FxHashMap<Box<[u8]>, Option<Type>>,
     typed_pointers: bool,
+    common: CommonTypes,
+}
+
+impl Default for TypeTable {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl TypeTable {
-    /// An empty table.
+    /// An empty module table (holding only the [`CommonTypes`]).
     pub fn new() -> Self {
-        Self::default()
+        let placeholder = Type(0);
+        let mut t = TypeTable {
+            parent: None,
+            base: 0,
+            data: Vec::new(),
+            map: FxHashMap::default(),
+            named: FxHashMap::default(),
+            typed_pointers: false,
+            common: CommonTypes {
+                void: placeholder,
+                label: placeholder,
+                metadata: placeholder,
+                token: placeholder,
+                i1: placeholder,
+                i8: placeholder,
+                i16: placeholder,
+                i32: placeholder,
+                i64: placeholder,
+                ptr: placeholder,
+                float: placeholder,
+                double: placeholder,
+            },
+        };
+        t.common = CommonTypes {
+            void: t.intern(TypeData::Void),
+            label: t.intern(TypeData::Label),
+            metadata: t.intern(TypeData::Metadata),
+            token: t.intern(TypeData::Token),
+            i1: t.intern(TypeData::Int(1)),
+            i8: t.intern(TypeData::Int(8)),
+            i16: t.intern(TypeData::Int(16)),
+            i32: t.intern(TypeData::Int(32)),
+            i64: t.intern(TypeData::Int(64)),
+            ptr: t.intern(TypeData::Ptr { addrspace: 0 }),
+            float: t.intern(TypeData::Float(FloatKind::Float)),
+            double: t.intern(TypeData::Float(FloatKind::Double)),
+        };
+        t
+    }
+
+    /// A function's overlay on the frozen module table `parent`.
+    pub fn child(parent: &Arc<TypeTable>) -> Self {
+        TypeTable {
+            base: parent.len() as u32,
+            typed_pointers: parent.typed_pointers,
+            common: parent.common,
+            parent: Some(parent.clone()),
+            data: Vec::new(),
+            map: FxHashMap::default(),
+            named: FxHashMap::default(),
+        }
+    }
+
+    /// The types every table has.
+    #[inline]
+    pub fn common(&self) -> &CommonTypes {
+        &self.common
     }
 
     /// The id of `data`, interning it if new.
     pub fn intern(&mut self, data: TypeData) -> Type {
-        if let Some(&t) = self.map.get(&data) {
+        if let Some(t) = self.lookup(&data) {
             return t;
         }
         if matches!(data, TypeData::TypedPtr { .. }) {
             self.typed_pointers = true;
         }
-        let t = Type(self.data.len() as u32);
+        let t = Type(self.base + self.data.len() as u32);
         self.data.push(data.clone());
         self.map.insert(data, t);
         t
     }
 
-    /// The id of `data` if it was interned already.
+    /// The id of `data` if it was interned already (here or in the parent).
     pub fn lookup(&self, data: &TypeData) -> Option<Type> {
+        if let Some(p) = &self.parent {
+            if let Some(t) = p.lookup(data) {
+                return Some(t);
+            }
+        }
         self.map.get(data).copied()
     }
 
     /// The structure of `t`.
     #[inline]
     pub fn data(&self, t: Type) -> &TypeData {
-        &self.data[t.0 as usize]
+        if t.0 < self.base {
+            // A child table's parent holds every id below `base`.
+            self.parent
+                .as_ref()
+                .expect("ids below base need a parent")
+                .data(t)
+        } else {
+            &self.data[(t.0 - self.base) as usize]
+        }
     }
 
-    /// Number of interned types.
+    /// Number of ids in use (parent's included).
     pub fn len(&self) -> usize {
-        self.data.len()
+        self.base as usize + self.data.len()
     }
 
-    /// Whether no type was interned.
+    /// Whether no type was interned (never true: the common types are always there).
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.len() == 0
     }
 
     /// Whether a typed pointer (`T*`) has been interned: the module uses LLVM <= 14 spelling.
@@ -188,39 +304,48 @@ impl TypeTable {
         self.typed_pointers
     }
 
-    /// Shorthands for common types.
-    pub fn void(&mut self) -> Type {
-        self.intern(TypeData::Void)
+    /// `void`
+    pub fn void(&self) -> Type {
+        self.common.void
     }
     /// `iN`
     pub fn int(&mut self, bits: u32) -> Type {
-        self.intern(TypeData::Int(bits))
+        match bits {
+            1 => self.common.i1,
+            8 => self.common.i8,
+            16 => self.common.i16,
+            32 => self.common.i32,
+            64 => self.common.i64,
+            _ => self.intern(TypeData::Int(bits)),
+        }
     }
     /// `ptr` in address space 0.
-    pub fn ptr(&mut self) -> Type {
-        self.intern(TypeData::Ptr { addrspace: 0 })
+    pub fn ptr(&self) -> Type {
+        self.common.ptr
     }
     /// `label`
-    pub fn label(&mut self) -> Type {
-        self.intern(TypeData::Label)
+    pub fn label(&self) -> Type {
+        self.common.label
     }
     /// `metadata`
-    pub fn metadata(&mut self) -> Type {
-        self.intern(TypeData::Metadata)
+    pub fn metadata(&self) -> Type {
+        self.common.metadata
     }
 
     /// The pointer type to `pointee` in `addrspace`, in the module's pointer spelling.
     pub fn pointer_to(&mut self, pointee: Type, addrspace: u32) -> Type {
         if self.typed_pointers {
             self.intern(TypeData::TypedPtr { pointee, addrspace })
+        } else if addrspace == 0 {
+            self.common.ptr
         } else {
             self.intern(TypeData::Ptr { addrspace })
         }
     }
 
     /// Records the body of named type `%name` (`None`: opaque). Returns false if it already had one.
-    pub fn define_named(&mut self, name: &str, body: Option<Type>) -> bool {
-        match self.named.get(name) {
+    pub fn define_named(&mut self, name: &[u8], body: Option<Type>) -> bool {
+        match self.named_body(name) {
             Some(Some(_)) => false,
             _ => {
                 self.named.insert(name.into(), body);
@@ -230,13 +355,24 @@ impl TypeTable {
     }
 
     /// The body of named type `%name`: `None` if undefined, `Some(None)` if opaque.
-    pub fn named_body(&self, name: &str) -> Option<Option<Type>> {
-        self.named.get(name).copied()
+    pub fn named_body(&self, name: &[u8]) -> Option<Option<Type>> {
+        if let Some(b) = self.named.get(name) {
+            return Some(*b);
+        }
+        self.parent.as_ref().and_then(|p| p.named_body(name))
+    }
+
+    /// The body of `t` if it is a named type with a body, else `t` itself.
+    pub fn resolve_named(&self, t: Type) -> Type {
+        match self.data(t) {
+            TypeData::Named(n) => self.named_body(n).flatten().unwrap_or(t),
+            _ => t,
+        }
     }
 
     /// Whether `t` is `void`.
     pub fn is_void(&self, t: Type) -> bool {
-        matches!(self.data(t), TypeData::Void)
+        t == self.common.void
     }
     /// Whether `t` is a pointer (typed or opaque).
     pub fn is_pointer(&self, t: Type) -> bool {
@@ -256,7 +392,6 @@ impl TypeTable {
             TypeData::Void | TypeData::Function { .. } | TypeData::Metadata | TypeData::Label
         )
     }
-
     /// Size in bits of a value of type `t` (DataLayout "type size": no tail padding for scalars,
     /// aggregates laid out with natural alignment; pointers are `ptr_bits`). `None` for unsized
     /// or scalable types.
@@ -266,17 +401,19 @@ impl TypeTable {
             TypeData::Float(k) => k.bits(),
             TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits,
             TypeData::X86Mmx => 64,
+            TypeData::X86Amx => 8192,
             TypeData::Array { len, elem } => {
-                len.checked_mul(self.alloc_size_bytes(*elem, ptr_bits)? * 8)?
+                len.checked_mul(self.alloc_size_bytes(*elem, ptr_bits)?.checked_mul(8)?)?
             }
             TypeData::Vector {
                 len,
                 elem,
                 scalable: false,
             } => len.checked_mul(self.size_bits(*elem, ptr_bits)?)?,
-            TypeData::Struct { fields, packed } => {
-                self.struct_layout(fields, *packed, ptr_bits)?.0 * 8
-            }
+            TypeData::Struct { fields, packed } => self
+                .struct_layout(fields, *packed, ptr_bits)?
+                .0
+                .checked_mul(8)?,
             TypeData::Named(n) => {
                 return self
                     .named_body(n)
@@ -291,7 +428,7 @@ impl TypeTable {
     pub fn alloc_size_bytes(&self, t: Type, ptr_bits: u64) -> Option<u64> {
         let bits = self.size_bits(t, ptr_bits)?;
         let align = self.abi_align(t, ptr_bits)?;
-        Some(bits.div_ceil(8).div_ceil(align) * align)
+        bits.div_ceil(8).div_ceil(align).checked_mul(align)
     }
 
     /// ABI alignment in bytes, using LLVM's default x86-64 rules.
@@ -303,11 +440,12 @@ impl TypeTable {
             TypeData::Float(k) => k.bits() / 8,
             TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits / 8,
             TypeData::X86Mmx => 8,
+            TypeData::X86Amx => 64,
             TypeData::Array { elem, .. } => self.abi_align(*elem, ptr_bits)?,
             TypeData::Vector { .. } => self
                 .size_bits(t, ptr_bits)?
                 .div_ceil(8)
-                .next_power_of_two()
+                .checked_next_power_of_two()?
                 .max(1),
             TypeData::Struct { fields, packed } => self.struct_layout(fields, *packed, ptr_bits)?.1,
             TypeData::Named(n) => {
@@ -329,10 +467,13 @@ impl TypeTable {
             } else {
                 self.abi_align(f, ptr_bits)?
             };
-            off = off.div_ceil(a) * a + self.alloc_size_bytes(f, ptr_bits)?;
+            off = off
+                .div_ceil(a)
+                .checked_mul(a)?
+                .checked_add(self.alloc_size_bytes(f, ptr_bits)?)?;
             align = align.max(a);
         }
-        Some((off.div_ceil(align) * align, align))
+        Some((off.div_ceil(align).checked_mul(align)?, align))
     }
 
     /// A printable view of `t` in LLVM spelling.
@@ -341,8 +482,10 @@ impl TypeTable {
     }
 
     /// Appends `t`'s LLVM spelling to `out`.
-    pub fn write(&self, out: &mut String, t: Type) {
-        let _ = write!(out, "{}", self.display(t));
+    pub fn write(&self, out: &mut Vec<u8>, t: Type) {
+        let mut s = String::new();
+        let _ = write!(s, "{}", self.display(t));
+        out.extend_from_slice(s.as_bytes());
     }
 }
 
@@ -400,7 +543,7 @@ impl fmt::Display for DisplayType<'_> {
                     (false, true) => " }>",
                 })
             }
-            TypeData::Named(n) => write!(f, "%{n}"),
+            TypeData::Named(n) => write!(f, "%{}", String::from_utf8_lossy(n)),
             TypeData::Function {
                 ret,
                 params,

@@ -1,0 +1,3 @@
+//! Small shared helpers with no LLVM knowledge: a fast non-cryptographic hasher.
+
+pub mod fxhash;
