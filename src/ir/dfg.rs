@@ -186,6 +186,15 @@ impl DataFlowGraph {
         self.insts.push(data)
     }
 
+    /// Adds an instruction whose result is the existing value `result` (a forward reference
+    /// the reader made before the definition); `result` becomes defined by it.
+    pub fn make_inst_with_result(&mut self, mut data: InstData, result: Value) -> Inst {
+        let inst = self.insts.next_key();
+        data.result = result;
+        self.values[result].def = ValueDef::Inst(inst);
+        self.insts.push(data)
+    }
+
     /// The opcode of `inst`.
     #[inline]
     pub fn opcode(&self, inst: Inst) -> Opcode {

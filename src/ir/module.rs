@@ -46,6 +46,9 @@ pub struct Module {
     pub functions: PrimaryMap<FuncId, Function>,
     /// Pointer size in bits for address space 0 (from `target datalayout`, default 64).
     pub ptr_bits: u64,
+    /// What the reader learned about the module (symbols, metadata index); `None` for modules
+    /// built in Rust.
+    pub ctx: Option<Arc<crate::text::parser::ModuleCtx>>,
 }
 
 impl Module {
@@ -58,6 +61,7 @@ impl Module {
             items: Vec::new(),
             functions: PrimaryMap::new(),
             ptr_bits: 64,
+            ctx: None,
         }
     }
 

@@ -118,8 +118,8 @@ pub enum TypeData {
         /// `<{ }>` form.
         packed: bool,
     },
-    /// A named type `%name` (its body, if any, is in [`TypeTable::named_body`]). The name is kept
-    /// as written, without the `%` (quoted names keep their quotes).
+    /// A named struct `%name` (its body, if any, is in [`TypeTable::named_body`]). The name is
+    /// unescaped, without the `%`; printing quotes it again where LLVM would.
     Named(Box<[u8]>),
     /// `R (P, ...)`, possibly with `...`.
     Function {
@@ -177,9 +177,14 @@ pub struct TypeTable {
     base: u32,
     data: Vec<TypeData>,
     map: FxHashMap<TypeData, Type>,
-    /// Bodies of named types defined in this table: `None` for `opaque`.
+    /// Bodies of named types defined in this table: `None` for `opaque`. Names are unescaped.
     named: FxHashMap<Box<[u8]>, Option<Type>>,
+    /// Named non-struct types (`%T = type i32`): a use of `%T` means the aliased type itself.
+    aliases: FxHashMap<Box<[u8]>, Type>,
     typed_pointers: bool,
+    /// The module spells pointers as `ptr`: typed spellings `T*` are read as `ptr` too, as
+    /// LLVM 15+ reads them (set by the reader before parsing; see `text::parser`).
+    pub opaque_mode: bool,
     common: CommonTypes,
 }
 
@@ -199,7 +204,9 @@ impl TypeTable {
             data: Vec::new(),
             map: FxHashMap::default(),
             named: FxHashMap::default(),
+            aliases: FxHashMap::default(),
             typed_pointers: false,
+            opaque_mode: true,
             common: CommonTypes {
                 void: placeholder,
                 label: placeholder,
@@ -237,6 +244,8 @@ impl TypeTable {
         TypeTable {
             base: parent.len() as u32,
             typed_pointers: parent.typed_pointers,
+            opaque_mode: parent.opaque_mode,
+            aliases: FxHashMap::default(),
             common: parent.common,
             parent: Some(parent.clone()),
             data: Vec::new(),
@@ -343,6 +352,18 @@ impl TypeTable {
         }
     }
 
+    /// The pointer type to `pointee` in `addrspace` as the input spells it: `ptr` in a module
+    /// read in opaque mode (or built in Rust), `T*` in a typed-pointer module.
+    pub fn pointer_to_spelled(&mut self, pointee: Type, addrspace: u32) -> Type {
+        if self.opaque_mode {
+            if addrspace == 0 {
+                return self.common.ptr;
+            }
+            return self.intern(TypeData::Ptr { addrspace });
+        }
+        self.intern(TypeData::TypedPtr { pointee, addrspace })
+    }
+
     /// Records the body of named type `%name` (`None`: opaque). Returns false if it already had one.
     pub fn define_named(&mut self, name: &[u8], body: Option<Type>) -> bool {
         match self.named_body(name) {
@@ -360,6 +381,19 @@ impl TypeTable {
             return Some(*b);
         }
         self.parent.as_ref().and_then(|p| p.named_body(name))
+    }
+
+    /// Records `%name = type T` for a non-struct `T`.
+    pub fn define_alias(&mut self, name: &[u8], ty: Type) {
+        self.aliases.insert(name.into(), ty);
+    }
+
+    /// The type `%name` stands for when it was defined as a non-struct type.
+    pub fn alias(&self, name: &[u8]) -> Option<Type> {
+        if let Some(&t) = self.aliases.get(name) {
+            return Some(t);
+        }
+        self.parent.as_ref().and_then(|p| p.alias(name))
     }
 
     /// The body of `t` if it is a named type with a body, else `t` itself.
@@ -543,7 +577,11 @@ impl fmt::Display for DisplayType<'_> {
                     (false, true) => " }>",
                 })
             }
-            TypeData::Named(n) => write!(f, "%{}", String::from_utf8_lossy(n)),
+            TypeData::Named(n) => {
+                let mut b = Vec::new();
+                crate::text::names::write_name(&mut b, b'%', n);
+                f.write_str(&String::from_utf8_lossy(&b))
+            }
             TypeData::Function {
                 ret,
                 params,

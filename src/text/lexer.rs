@@ -1,1 +1,657 @@
-//! Lexer for LLVM IR text (to be written).
+//! The lexer for LLVM IR text: bytes in, tokens (kind + byte span) out, one at a time.
+//!
+//! It follows LLVM's `LLLexer` token by token, so that what LLVM's reader splits into tokens we
+//! split the same way: names (`%x`, `@"a b"`, `%7`), labels (`bb:`, `"x y":`, `12:`), keywords
+//! (the longest `[A-Za-z0-9_]` prefix of a label-character run, as LLVM takes it), integer
+//! types (`i32`), integers, decimal and hex floats (`0x`, `0xK`, `0xL`, `0xM`, `0xH`, `0xR`),
+//! `[us]0x` hex integers, strings, `!name`, `#N`, `^N`, `$comdat`, punctuation, `;` and nested
+//! `/* */` comments.
+//!
+//! Invariants: a token never allocates — it is a kind and a `[start, end)` span of the input,
+//! and the parser reads numbers and names from the span when it needs them; the lexer never
+//! reads past the end of the buffer; on a malformed token it returns [`Tok::Error`] with a
+//! message in [`Lexer::error`], which the parser reports at the token's position.
+
+/// Token kinds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Tok {
+    /// End of input.
+    Eof,
+    /// A malformed token; see [`Lexer::error`].
+    Error,
+    /// `=`
+    Equal,
+    /// `,`
+    Comma,
+    /// `*`
+    Star,
+    /// `[`
+    LSquare,
+    /// `]`
+    RSquare,
+    /// `{`
+    LBrace,
+    /// `}`
+    RBrace,
+    /// `<`
+    Less,
+    /// `>`
+    Greater,
+    /// `(`
+    LParen,
+    /// `)`
+    RParen,
+    /// `!` not followed by a name.
+    Exclaim,
+    /// `|`
+    Bar,
+    /// `:`
+    Colon,
+    /// `...`
+    DotDotDot,
+    /// `#` not followed by digits (debug records: `#dbg_value`).
+    Hash,
+    /// `%name` or `%"name"`.
+    LocalVar,
+    /// `%N`
+    LocalVarId,
+    /// `@name` or `@"name"`.
+    GlobalVar,
+    /// `@N`
+    GlobalId,
+    /// `$name` or `$"name"`.
+    ComdatVar,
+    /// `!name` (also `!DILocation` and other specialized node names).
+    MetadataVar,
+    /// `#N`
+    AttrGrpId,
+    /// `^N`
+    SummaryId,
+    /// `name:` or `"name":` (span includes the colon).
+    LabelStr,
+    /// `N:` (span includes the colon).
+    LabelId,
+    /// `"..."`
+    Str,
+    /// An integer: `-?[0-9]+` or `[us]0x[0-9A-Fa-f]+`.
+    Int,
+    /// A floating-point literal (decimal or hex form).
+    Float,
+    /// A keyword or other identifier (`add`, `DW_TAG_member`, `DIFlagPrototyped`, `dbg_value`, ...).
+    Ident,
+    /// An integer type `iN`.
+    IntType,
+}
+
+/// A token: its kind and byte span.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Token {
+    /// Kind.
+    pub kind: Tok,
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+/// The lexer state over one buffer.
+#[derive(Clone, Debug)]
+pub struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    /// The message of the last [`Tok::Error`].
+    pub error: &'static str,
+}
+
+#[inline]
+fn is_label_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_')
+}
+
+#[inline]
+fn is_name_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || matches!(c, b'-' | b'$' | b'.' | b'_')
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at byte `pos` of `src`.
+    pub fn new(src: &'a [u8], pos: usize) -> Self {
+        Self {
+            src,
+            pos,
+            error: "",
+        }
+    }
+
+    /// The current position (the end of the last token).
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves to byte `pos`.
+    pub fn seek(&mut self, pos: usize) {
+        self.pos = pos.min(self.src.len());
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> u8 {
+        // Past the end reads as NUL, which no token rule accepts.
+        if i < self.src.len() {
+            self.src[i]
+        } else {
+            0
+        }
+    }
+
+    #[inline]
+    fn tok(&self, kind: Tok, start: usize) -> Token {
+        Token {
+            kind,
+            start: start as u32,
+            end: self.pos as u32,
+        }
+    }
+
+    fn err(&mut self, start: usize, msg: &'static str) -> Token {
+        self.error = msg;
+        if self.pos <= start {
+            self.pos = (start + 1).min(self.src.len());
+        }
+        Token {
+            kind: Tok::Error,
+            start: start as u32,
+            end: self.pos as u32,
+        }
+    }
+
+    /// The next token.
+    pub fn next_token(&mut self) -> Token {
+        loop {
+            let start = self.pos;
+            if start >= self.src.len() {
+                return self.tok(Tok::Eof, start);
+            }
+            let c = self.src[start];
+            self.pos += 1;
+            let kind = match c {
+                b' ' | b'\t' | b'\n' | b'\r' | 0 => continue,
+                b';' => {
+                    self.skip_line();
+                    continue;
+                }
+                b'/' => {
+                    if self.at(self.pos) == b'*' {
+                        if let Some(t) = self.skip_c_comment(start) {
+                            return t;
+                        }
+                        continue;
+                    }
+                    return self.err(start, "expected top-level entity");
+                }
+                b'=' => Tok::Equal,
+                b',' => Tok::Comma,
+                b'*' => Tok::Star,
+                b'[' => Tok::LSquare,
+                b']' => Tok::RSquare,
+                b'{' => Tok::LBrace,
+                b'}' => Tok::RBrace,
+                b'<' => Tok::Less,
+                b'>' => Tok::Greater,
+                b'(' => Tok::LParen,
+                b')' => Tok::RParen,
+                b'|' => Tok::Bar,
+                b':' => Tok::Colon,
+                b'%' => return self.lex_var(start, Tok::LocalVar, Tok::LocalVarId),
+                b'@' => return self.lex_var(start, Tok::GlobalVar, Tok::GlobalId),
+                b'$' => return self.lex_dollar(start),
+                b'"' => return self.lex_quote(start),
+                b'!' => return self.lex_exclaim(start),
+                b'#' => {
+                    if self.at(self.pos).is_ascii_digit() {
+                        return self.lex_uint_id(start, Tok::AttrGrpId);
+                    }
+                    Tok::Hash
+                }
+                b'^' => return self.lex_uint_id(start, Tok::SummaryId),
+                b'.' => {
+                    if let Some(end) = self.label_tail(self.pos) {
+                        self.pos = end;
+                        return self.tok(Tok::LabelStr, start);
+                    }
+                    if self.at(self.pos) == b'.' && self.at(self.pos + 1) == b'.' {
+                        self.pos += 2;
+                        return self.tok(Tok::DotDotDot, start);
+                    }
+                    return self.err(start, "expected top-level entity");
+                }
+                b'+' => return self.lex_positive(start),
+                b'0'..=b'9' | b'-' => return self.lex_digit_or_negative(start),
+                c if c.is_ascii_alphabetic() || c == b'_' => return self.lex_identifier(start),
+                _ => return self.err(start, "expected top-level entity"),
+            };
+            return self.tok(kind, start);
+        }
+    }
+
+    fn skip_line(&mut self) {
+        match memchr_newline(&self.src[self.pos..]) {
+            Some(i) => self.pos += i,
+            None => self.pos = self.src.len(),
+        }
+    }
+
+    /// Skips a nested `/* */` comment starting at `start`; `Some(error)` if unterminated.
+    fn skip_c_comment(&mut self, start: usize) -> Option<Token> {
+        self.pos += 1;
+        let mut depth = 1u32;
+        while self.pos < self.src.len() {
+            let c = self.src[self.pos];
+            self.pos += 1;
+            if c == b'*' && self.at(self.pos) == b'/' {
+                self.pos += 1;
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+            } else if c == b'/' && self.at(self.pos) == b'*' {
+                self.pos += 1;
+                depth += 1;
+            }
+        }
+        Some(self.err(start, "Unterminated comment!"))
+    }
+
+    /// If `[label chars]*:` starts at `i`, the position after the colon.
+    fn label_tail(&self, mut i: usize) -> Option<usize> {
+        loop {
+            let c = self.at(i);
+            if c == b':' {
+                return Some(i + 1);
+            }
+            if !is_label_char(c) {
+                return None;
+            }
+            i += 1;
+        }
+    }
+
+    /// Reads a `"..."` body whose opening quote is just before `self.pos`; false at EOF.
+    fn read_string(&mut self) -> bool {
+        match self.src[self.pos..].iter().position(|&c| c == b'"') {
+            Some(i) => {
+                self.pos += i + 1;
+                true
+            }
+            None => {
+                self.pos = self.src.len();
+                false
+            }
+        }
+    }
+
+    fn read_var_name(&mut self) -> bool {
+        if !is_name_start(self.at(self.pos)) {
+            return false;
+        }
+        self.pos += 1;
+        while is_label_char(self.at(self.pos)) {
+            self.pos += 1;
+        }
+        true
+    }
+
+    fn lex_uint_id(&mut self, start: usize, kind: Tok) -> Token {
+        if !self.at(self.pos).is_ascii_digit() {
+            return self.err(start, "expected top-level entity");
+        }
+        while self.at(self.pos).is_ascii_digit() {
+            self.pos += 1;
+        }
+        if parse_u32(&self.src[start + 1..self.pos]).is_none() {
+            return self.err(start, "invalid value number (too large)!");
+        }
+        self.tok(kind, start)
+    }
+
+    fn lex_var(&mut self, start: usize, var: Tok, id: Tok) -> Token {
+        if self.at(self.pos) == b'"' {
+            self.pos += 1;
+            if !self.read_string() {
+                return self.err(start, "end of file in global variable name");
+            }
+            if self.src[start + 2..self.pos - 1].contains(&0) || has_escaped_nul(self.span(start)) {
+                return self.err(start, "Null bytes are not allowed in names");
+            }
+            return self.tok(var, start);
+        }
+        if self.read_var_name() {
+            return self.tok(var, start);
+        }
+        self.lex_uint_id(start, id)
+    }
+
+    fn span(&self, start: usize) -> &[u8] {
+        &self.src[start..self.pos]
+    }
+
+    fn lex_dollar(&mut self, start: usize) -> Token {
+        if let Some(end) = self.label_tail(start) {
+            self.pos = end;
+            return self.tok(Tok::LabelStr, start);
+        }
+        if self.at(self.pos) == b'"' {
+            self.pos += 1;
+            if !self.read_string() {
+                return self.err(start, "end of file in COMDAT variable name");
+            }
+            return self.tok(Tok::ComdatVar, start);
+        }
+        if self.read_var_name() {
+            return self.tok(Tok::ComdatVar, start);
+        }
+        self.err(start, "expected top-level entity")
+    }
+
+    fn lex_quote(&mut self, start: usize) -> Token {
+        if !self.read_string() {
+            return self.err(start, "end of file in string constant");
+        }
+        if self.at(self.pos) == b':' {
+            self.pos += 1;
+            if has_escaped_nul(&self.src[start..self.pos - 1]) {
+                return self.err(start, "Null bytes are not allowed in names");
+            }
+            return self.tok(Tok::LabelStr, start);
+        }
+        self.tok(Tok::Str, start)
+    }
+
+    fn lex_exclaim(&mut self, start: usize) -> Token {
+        let c = self.at(self.pos);
+        if c.is_ascii_alphabetic() || matches!(c, b'-' | b'$' | b'.' | b'_' | b'\\') {
+            self.pos += 1;
+            while {
+                let c = self.at(self.pos);
+                c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_' | b'\\')
+            } {
+                self.pos += 1;
+            }
+            return self.tok(Tok::MetadataVar, start);
+        }
+        self.tok(Tok::Exclaim, start)
+    }
+
+    fn lex_identifier(&mut self, start: usize) -> Token {
+        // `start` holds the first letter; scan the whole label-character run.
+        let mut int_end: Option<usize> = if self.src[start] == b'i' {
+            None
+        } else {
+            Some(start + 1)
+        };
+        let mut kw_end: Option<usize> = None;
+        let mut i = start + 1;
+        while is_label_char(self.at(i)) {
+            let c = self.at(i);
+            if int_end.is_none() && !c.is_ascii_digit() {
+                int_end = Some(i);
+            }
+            if kw_end.is_none() && !c.is_ascii_alphanumeric() && c != b'_' {
+                kw_end = Some(i);
+            }
+            i += 1;
+        }
+        if self.at(i) == b':' {
+            self.pos = i + 1;
+            return self.tok(Tok::LabelStr, start);
+        }
+        let int_end = int_end.unwrap_or(i);
+        if int_end != start + 1 {
+            self.pos = int_end;
+            return match parse_u32(&self.src[start + 1..int_end]) {
+                Some(n) if (1..=(1 << 23)).contains(&n) => self.tok(Tok::IntType, start),
+                _ => self.err(start, "bitwidth for integer type out of range!"),
+            };
+        }
+        let kw_end = kw_end.unwrap_or(i);
+        self.pos = kw_end;
+        let word = &self.src[start..kw_end];
+        if word.len() > 3
+            && (word[0] == b'u' || word[0] == b's')
+            && word[1] == b'0'
+            && word[2] == b'x'
+            && word[3].is_ascii_hexdigit()
+        {
+            if !word[3..].iter().all(|c| c.is_ascii_hexdigit()) {
+                self.pos = start + 3;
+                return self.err(start, "expected top-level entity");
+            }
+            return self.tok(Tok::Int, start);
+        }
+        self.tok(Tok::Ident, start)
+    }
+
+    fn lex_digit_or_negative(&mut self, start: usize) -> Token {
+        let first = self.src[start];
+        if !first.is_ascii_digit() && !self.at(self.pos).is_ascii_digit() {
+            if let Some(end) = self.label_tail(self.pos) {
+                self.pos = end;
+                return self.tok(Tok::LabelStr, start);
+            }
+            return self.err(start, "expected top-level entity");
+        }
+        while self.at(self.pos).is_ascii_digit() {
+            self.pos += 1;
+        }
+        if first.is_ascii_digit() && self.at(self.pos) == b':' {
+            self.pos += 1;
+            if parse_u32(&self.src[start..self.pos - 1]).is_none() {
+                return self.err(start, "invalid value number (too large)!");
+            }
+            return self.tok(Tok::LabelId, start);
+        }
+        if is_label_char(self.at(self.pos)) || self.at(self.pos) == b':' {
+            if let Some(end) = self.label_tail(self.pos) {
+                self.pos = end;
+                return self.tok(Tok::LabelStr, start);
+            }
+        }
+        if self.at(self.pos) != b'.' {
+            if first == b'0' && self.at(start + 1) == b'x' {
+                return self.lex_0x(start);
+            }
+            return self.tok(Tok::Int, start);
+        }
+        self.pos += 1;
+        self.lex_fraction(start)
+    }
+
+    /// After `digits.`: `[0-9]*([eE][-+]?[0-9]+)?`.
+    fn lex_fraction(&mut self, start: usize) -> Token {
+        while self.at(self.pos).is_ascii_digit() {
+            self.pos += 1;
+        }
+        if matches!(self.at(self.pos), b'e' | b'E') {
+            let (a, b) = (self.at(self.pos + 1), self.at(self.pos + 2));
+            if a.is_ascii_digit() || (matches!(a, b'-' | b'+') && b.is_ascii_digit()) {
+                self.pos += 2;
+                while self.at(self.pos).is_ascii_digit() {
+                    self.pos += 1;
+                }
+            }
+        }
+        self.tok(Tok::Float, start)
+    }
+
+    fn lex_positive(&mut self, start: usize) -> Token {
+        if !self.at(self.pos).is_ascii_digit() {
+            return self.err(start, "expected top-level entity");
+        }
+        while self.at(self.pos).is_ascii_digit() {
+            self.pos += 1;
+        }
+        if self.at(self.pos) != b'.' {
+            self.pos = start + 1;
+            return self.err(start, "expected top-level entity");
+        }
+        self.pos += 1;
+        self.lex_fraction(start)
+    }
+
+    fn lex_0x(&mut self, start: usize) -> Token {
+        self.pos = start + 2;
+        let k = self.at(self.pos);
+        if matches!(k, b'K' | b'L' | b'M' | b'H' | b'R') {
+            self.pos += 1;
+        }
+        if !self.at(self.pos).is_ascii_hexdigit() {
+            self.pos = start + 1;
+            return self.err(start, "expected top-level entity");
+        }
+        while self.at(self.pos).is_ascii_hexdigit() {
+            self.pos += 1;
+        }
+        self.tok(Tok::Float, start)
+    }
+}
+
+/// Position of the first `\n` or `\r` in `s`.
+#[inline]
+fn memchr_newline(s: &[u8]) -> Option<usize> {
+    s.iter().position(|&c| c == b'\n' || c == b'\r')
+}
+
+/// Whether a quoted name contains the escape `\00`.
+fn has_escaped_nul(s: &[u8]) -> bool {
+    s.windows(3).any(|w| w == b"\\00")
+}
+
+/// Parses decimal digits as `u32`, `None` on overflow or empty input.
+pub fn parse_u32(s: &[u8]) -> Option<u32> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut n: u32 = 0;
+    for &c in s {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add((c - b'0') as u32)?;
+    }
+    Some(n)
+}
+
+/// Undoes LLVM's `\xx` and `\\` escapes in a quoted name or string body.
+pub fn unescape(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] == b'\\' {
+            if s.get(i + 1) == Some(&b'\\') {
+                out.push(b'\\');
+                i += 2;
+                continue;
+            }
+            if i + 2 < s.len() && s[i + 1].is_ascii_hexdigit() && s[i + 2].is_ascii_hexdigit() {
+                out.push(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+                i += 3;
+                continue;
+            }
+        }
+        out.push(s[i]);
+        i += 1;
+    }
+    out
+}
+
+#[inline]
+fn hex(c: u8) -> u8 {
+    match c {
+        b'0'..=b'9' => c - b'0',
+        b'a'..=b'f' => c - b'a' + 10,
+        _ => c - b'A' + 10,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<(Tok, &str)> {
+        let mut l = Lexer::new(s.as_bytes(), 0);
+        let mut out = Vec::new();
+        loop {
+            let t = l.next_token();
+            if t.kind == Tok::Eof {
+                return out;
+            }
+            out.push((t.kind, &s[t.start as usize..t.end as usize]));
+            if t.kind == Tok::Error {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn names_labels_and_numbers() {
+        use Tok::*;
+        assert_eq!(
+            kinds("%x = add nsw i32 %0, -1 ; c\n%\"a b\" @g @12 bb.1: 7: \"q r\": $c"),
+            vec![
+                (LocalVar, "%x"),
+                (Equal, "="),
+                (Ident, "add"),
+                (Ident, "nsw"),
+                (IntType, "i32"),
+                (LocalVarId, "%0"),
+                (Comma, ","),
+                (Int, "-1"),
+                (LocalVar, "%\"a b\""),
+                (GlobalVar, "@g"),
+                (GlobalId, "@12"),
+                (LabelStr, "bb.1:"),
+                (LabelId, "7:"),
+                (LabelStr, "\"q r\":"),
+                (ComdatVar, "$c"),
+            ]
+        );
+    }
+
+    #[test]
+    fn floats_metadata_and_comments() {
+        use Tok::*;
+        assert_eq!(
+            kinds("1.5e+3 0x3FF0000000000000 0xK4000 +2. !dbg !12 !{ /* a /* b */ */ #0 #dbg_value ^3 ..."),
+            vec![
+                (Float, "1.5e+3"),
+                (Float, "0x3FF0000000000000"),
+                (Float, "0xK4000"),
+                (Float, "+2."),
+                (MetadataVar, "!dbg"),
+                (Exclaim, "!"),
+                (Int, "12"),
+                (Exclaim, "!"),
+                (LBrace, "{"),
+                (AttrGrpId, "#0"),
+                (Hash, "#"),
+                (Ident, "dbg_value"),
+                (SummaryId, "^3"),
+                (DotDotDot, "..."),
+            ]
+        );
+    }
+
+    #[test]
+    fn keywords_stop_at_dots_and_hex_ints() {
+        use Tok::*;
+        assert_eq!(kinds("u0xFF s0x1"), vec![(Int, "u0xFF"), (Int, "s0x1")]);
+        assert_eq!(kinds("foo.bar").first(), Some(&(Ident, "foo")));
+        assert_eq!(kinds("i0")[0].0, Error);
+        assert_eq!(kinds("\"abc")[0].0, Error);
+        assert_eq!(kinds("/* x")[0].0, Error);
+    }
+
+    #[test]
+    fn unescaping() {
+        assert_eq!(unescape(br"a\20b\\c\q"), b"a b\\c\\q".to_vec());
+    }
+}

@@ -5,6 +5,7 @@
 
 pub mod error;
 pub mod lexer;
+pub mod names;
 pub mod parser;
 pub mod printer;
 

@@ -1,0 +1,1099 @@
+//! Function headers (shared by both passes) and the function pass: reading one body into a
+//! [`Function`] against the finished [`ModuleCtx`].
+//!
+//! Local names live in one namespace (values and blocks, as in LLVM). A name used before its
+//! definition gets a placeholder — a value of the type it was used at, or a block — that the
+//! definition then takes over, after checking the types agree; names still undefined when the
+//! body ends are errors at their first use. Numbered values and blocks must increase (gaps are
+//! allowed, as in LLVM 19); unnamed ones take the next number.
+//!
+//! Templates are cut while reading: `run` is the start of the current literal text; each
+//! operand closes it with a hole (see [`crate::ir::instructions`]). Invariant: the text
+//! between holes is exactly the input's, so every flag, attribute and comment inside an
+//! instruction is kept.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::attrs::{eat_cconv, parse_fn_attrs, parse_global_prefix, parse_param_attrs};
+use super::constants::{parse_const, parse_typed_const, ConstKind};
+use super::cursor::{Cursor, PResult};
+use super::metadata::parse_md_node_ref;
+use super::module::{global_key, ModuleCtx};
+use super::types::{parse_opt_addrspace, parse_type, parse_type_or_void};
+use super::Host;
+use crate::ir::dfg::ValueDef;
+use crate::ir::instructions::{
+    flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value,
+};
+use crate::ir::types::{Type, TypeData, TypeTable};
+use crate::ir::{Function, Text};
+use crate::text::lexer::{Tok, Token};
+use crate::text::names::name_key;
+use crate::util::fxhash::FxHashMap;
+
+/// A function header as read.
+pub struct Header {
+    /// The `@name` token.
+    pub name: Token,
+    /// Return type.
+    pub ret: Type,
+    /// The function type.
+    pub fn_ty: Type,
+    /// Parameters in order.
+    pub params: Vec<HeaderParam>,
+    /// Whether `optnone` was seen inline or in an attribute group.
+    pub optnone: bool,
+    /// Program address space (`addrspace(N)` after the parameters).
+    pub addrspace: u32,
+}
+
+/// One parameter of a header.
+pub struct HeaderParam {
+    /// Its type.
+    pub ty: Type,
+    /// Its name token (`%x`, `%0`), if written.
+    pub name: Option<Token>,
+    /// End of the parameter's last token before the name (where an unnamed one's hole goes).
+    pub end: u32,
+}
+
+/// Reads a header after `define`/`declare`, up to (not including) a body's `{`.
+pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header> {
+    let link_at = h.c().at();
+    let linkage = parse_global_prefix(h.c())?;
+    if define && matches!(linkage, b"extern_weak" | b"appending" | b"common") {
+        return h
+            .c()
+            .err_at(link_at, "invalid linkage for function definition");
+    }
+    if !define && !matches!(linkage, b"" | b"external" | b"extern_weak") {
+        return h
+            .c()
+            .err_at(link_at, "invalid linkage for function declaration");
+    }
+    eat_cconv(h.c())?;
+    parse_param_attrs(h)?;
+    let ret_at = h.c().at();
+    let ret = parse_type_or_void(h)?;
+    if matches!(
+        h.types().data(ret),
+        TypeData::Label | TypeData::Metadata | TypeData::Function { .. }
+    ) {
+        return h.c().err_at(ret_at, "invalid function return type");
+    }
+    let name = h.c().bump();
+    if !matches!(name.kind, Tok::GlobalVar | Tok::GlobalId) {
+        return h.c().err_at(name.start as usize, "expected function name");
+    }
+    h.c()
+        .expect(Tok::LParen, "expected '(' in function argument list")?;
+    let mut params = Vec::new();
+    let mut vararg = false;
+    if !h.c().eat(Tok::RParen) {
+        loop {
+            if h.c().eat(Tok::DotDotDot) {
+                vararg = true;
+                break;
+            }
+            let ty_at = h.c().at();
+            let ty = parse_type(h)?;
+            if matches!(
+                h.types().data(ty),
+                TypeData::Label | TypeData::Function { .. }
+            ) {
+                return h.c().err_at(ty_at, "invalid type for function argument");
+            }
+            parse_param_attrs(h)?;
+            let end = h.c().prev_end;
+            let name = match h.c().kind() {
+                Tok::LocalVar | Tok::LocalVarId => Some(h.c().bump()),
+                _ => None,
+            };
+            params.push(HeaderParam { ty, name, end });
+            if !h.c().eat(Tok::Comma) {
+                break;
+            }
+        }
+        h.c()
+            .expect(Tok::RParen, "expected ')' at end of argument list")?;
+    }
+    parse_global_prefix(h.c())?;
+    let addrspace = parse_opt_addrspace(h)?;
+    let mut optnone = parse_fn_attrs(h, false)?;
+    loop {
+        let w = h.c().text();
+        if h.c().kind() != Tok::Ident {
+            break;
+        }
+        match w {
+            b"section" | b"partition" | b"gc" => {
+                h.c().bump();
+                h.c().expect(Tok::Str, "expected string")?;
+            }
+            b"comdat" => {
+                h.c().bump();
+                if h.c().eat(Tok::LParen) {
+                    let t = h.c().expect(Tok::ComdatVar, "expected comdat variable")?;
+                    h.comdat_use(t)?;
+                    h.c().expect(Tok::RParen, "expected ')' after comdat var")?;
+                }
+            }
+            b"align" => {
+                h.c().bump();
+                h.c().parse_u64("expected alignment")?;
+            }
+            b"prefix" | b"prologue" | b"personality" => {
+                h.c().bump();
+                parse_typed_const(h)?;
+            }
+            _ => {
+                if parse_fn_attrs(h, false)? {
+                    optnone = true;
+                }
+                if h.c().kind() == Tok::Ident && h.c().text() == w {
+                    break;
+                }
+            }
+        }
+    }
+    // A definition's attachments come before its `{`; a declaration's right after `declare`.
+    while define && h.c().kind() == Tok::MetadataVar {
+        h.c().bump();
+        parse_md_node_ref(h)?;
+    }
+    let fn_ty = h.types().intern(TypeData::Function {
+        ret,
+        params: params.iter().map(|p| p.ty).collect(),
+        vararg,
+    });
+    Ok(Header {
+        name,
+        ret,
+        fn_ty,
+        params,
+        optnone,
+        addrspace,
+    })
+}
+
+/// A local name's binding.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Local {
+    /// A value (defined, or a forward reference first used at `at`).
+    Val { v: Value, defined: bool, at: u32 },
+    /// A block (defined, or referenced before its label at `at`).
+    Blk { b: Block, defined: bool, at: u32 },
+}
+
+/// Marks a hole index that refers to the instruction's trailing metadata-only operands.
+pub(super) const EXTRA_HOLE: u32 = 1 << 31;
+
+/// The function pass's state for one body.
+pub(super) struct FuncReader<'a, 'm> {
+    pub c: Cursor<'a>,
+    pub m: &'m ModuleCtx,
+    pub f: Function,
+    names: FxHashMap<Cow<'a, [u8]>, Local>,
+    ids: Vec<Option<Local>>,
+    big_ids: FxHashMap<u32, Local>,
+    next_id: u32,
+    /// Start of the current literal text run of the template being cut.
+    pub run: u32,
+    pub pieces: Vec<Piece>,
+    pub vals: Vec<Value>,
+    pub blks: Vec<Block>,
+    /// Values that appear only inside metadata arguments (moved after bundles at the end).
+    pub extras: Vec<Value>,
+    /// Whether operands become template holes (off in headers and attachments).
+    pub holes: bool,
+    /// Whether metadata-argument holes go to `extras` instead of `vals`.
+    pub md_extras: bool,
+    /// The first `#dbg_` record and `llvm.dbg.*` call in this body (their mixing is an error).
+    pub first_record: Option<u32>,
+    pub first_dbg_call: Option<u32>,
+    /// `blockaddress(@f, %bb)` uses, checked once every body is read.
+    pub blockaddrs: Vec<(Token, Token)>,
+}
+
+impl<'a> Host<'a> for FuncReader<'a, '_> {
+    fn c(&mut self) -> &mut Cursor<'a> {
+        &mut self.c
+    }
+    fn types(&mut self) -> &mut TypeTable {
+        &mut self.f.types
+    }
+    fn named_type_use(&mut self, name: &[u8], off: usize) -> PResult<()> {
+        if self.f.types.named_body(name).is_none() && self.f.types.alias(name).is_none() {
+            let msg = format!(
+                "use of undefined type named '{}'",
+                String::from_utf8_lossy(name)
+            );
+            return self.c.err_at(off, msg);
+        }
+        Ok(())
+    }
+    fn global_use(&mut self, tok: Token, ty: Type) -> PResult<()> {
+        let written = self.c.tok_text(tok);
+        match self.m.globals.get(&*global_key(written)) {
+            Some(g) if g.ptr_ty == ty => Ok(()),
+            Some(g) => {
+                let msg = format!(
+                    "'{}' defined with type '{}' but expected '{}'",
+                    String::from_utf8_lossy(written),
+                    self.f.types.display(g.ptr_ty),
+                    self.f.types.display(ty)
+                );
+                self.c.err_at(tok.start as usize, msg)
+            }
+            // LLVM declares intrinsics that are used but not declared (with the type of the
+            // call), so an undeclared `@llvm.*` is fine.
+            None if written.starts_with(b"@llvm.") => Ok(()),
+            None => {
+                let msg = format!(
+                    "use of undefined value '{}'",
+                    String::from_utf8_lossy(written)
+                );
+                self.c.err_at(tok.start as usize, msg)
+            }
+        }
+    }
+    fn blockaddress_use(&mut self, func: Token, block: Token) -> PResult<()> {
+        self.blockaddrs.push((func, block));
+        Ok(())
+    }
+    fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()> {
+        if self.m.metadata.contains_key(&id) {
+            return Ok(());
+        }
+        self.c
+            .err_at(off, format!("use of undefined metadata '!{id}'"))
+    }
+    fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<bool> {
+        Ok(self.m.attr_groups.get(&id).copied().unwrap_or(false))
+    }
+    fn md_value(&mut self, ty: Type) -> PResult<()> {
+        if !self.holes {
+            if matches!(self.c.kind(), Tok::LocalVar | Tok::LocalVarId) {
+                return self.c.err("invalid use of function-local name");
+            }
+            return parse_const(self, ty).map(|_| ());
+        }
+        let before = self.vals.len();
+        self.parse_value(ty)?;
+        if self.md_extras {
+            // Re-point the hole just made at the extras list.
+            let v = self.vals.pop().expect("a hole was made");
+            debug_assert_eq!(self.vals.len(), before);
+            if let Some(Piece::Value(i)) = self.pieces.last_mut() {
+                *i = EXTRA_HOLE | self.extras.len() as u32;
+            }
+            self.extras.push(v);
+        }
+        Ok(())
+    }
+}
+
+/// The lookup key of a label token (`bb:`, `"a b":`).
+fn label_key(text: &[u8]) -> Cow<'_, [u8]> {
+    let body = &text[..text.len() - 1];
+    if body.first() == Some(&b'"') && body.len() >= 2 {
+        let inner = &body[1..body.len() - 1];
+        if inner.contains(&b'\\') {
+            return Cow::Owned(crate::text::lexer::unescape(inner));
+        }
+        return Cow::Borrowed(inner);
+    }
+    Cow::Borrowed(body)
+}
+
+/// Reads function body number `index` of `ctx` from `source`.
+pub fn read_function(source: &Arc<[u8]>, ctx: &ModuleCtx, index: usize) -> PResult<Function> {
+    let span = ctx.functions[index];
+    let src: &[u8] = source;
+    let mut r = FuncReader {
+        c: Cursor::new(&src[..span.end as usize], span.start as usize),
+        m: ctx,
+        f: Function::new(source.clone(), &ctx.types, ctx.types.common().void),
+        names: FxHashMap::default(),
+        ids: Vec::new(),
+        big_ids: FxHashMap::default(),
+        next_id: 0,
+        run: 0,
+        pieces: Vec::new(),
+        vals: Vec::new(),
+        blks: Vec::new(),
+        extras: Vec::new(),
+        holes: false,
+        md_extras: false,
+        first_record: None,
+        first_dbg_call: None,
+        blockaddrs: Vec::new(),
+    };
+    r.read_define()?;
+    let f = r.f;
+    Ok(f)
+}
+
+impl<'a, 'm> FuncReader<'a, 'm> {
+    fn read_define(&mut self) -> PResult<()> {
+        let start = self.c.at();
+        self.c.expect_kw(b"define", "expected 'define'")?;
+        let h = parse_header(self, true)?;
+        self.f.ret_ty = h.ret;
+        self.f.optnone = h.optnone;
+        self.f.name = Text::source(h.name.start as usize + 1, h.name.end as usize);
+        let header_end = self.c.prev_end;
+        self.build_header(start as u32, header_end, &h)?;
+        self.c
+            .expect(Tok::LBrace, "expected '{' in function body")?;
+        self.holes = true;
+        self.read_body()?;
+        let len = self.f.dfg.values.len();
+        let _ = len;
+        Ok(())
+    }
+
+    /// Makes the parameter values and the header template with their holes.
+    fn build_header(&mut self, start: u32, end: u32, h: &Header) -> PResult<()> {
+        let mut pieces = Vec::new();
+        let mut run = start;
+        for (i, p) in h.params.iter().enumerate() {
+            let (name, cut, resume) = match p.name {
+                Some(t) => (
+                    Text::source(t.start as usize + 1, t.end as usize),
+                    t.start,
+                    t.end,
+                ),
+                None => (Text::NONE, p.end, p.end),
+            };
+            let v = self
+                .f
+                .dfg
+                .make_value(p.ty, ValueDef::Param(i as u32), Text::NONE);
+            self.f.params.push(v);
+            match p.name {
+                Some(t) if t.kind == Tok::LocalVar => {
+                    self.f.dfg.values[v].name = name;
+                    let key = name_key(self.c.tok_text(t));
+                    if self
+                        .names
+                        .insert(
+                            key,
+                            Local::Val {
+                                v,
+                                defined: true,
+                                at: t.start,
+                            },
+                        )
+                        .is_some()
+                    {
+                        let msg = format!(
+                            "redefinition of argument '{}'",
+                            String::from_utf8_lossy(self.c.tok_text(t))
+                        );
+                        return self.c.err_at(t.start as usize, msg);
+                    }
+                }
+                Some(t) => {
+                    let n = self.c.id_of(t);
+                    if n != self.next_id {
+                        let msg = format!("argument expected to be numbered '%{}'", self.next_id);
+                        return self.c.err_at(t.start as usize, msg);
+                    }
+                    self.bind_id(
+                        n,
+                        Local::Val {
+                            v,
+                            defined: true,
+                            at: t.start,
+                        },
+                    );
+                    self.next_id = n + 1;
+                }
+                None => {
+                    let n = self.next_id;
+                    self.bind_id(
+                        n,
+                        Local::Val {
+                            v,
+                            defined: true,
+                            at: p.end,
+                        },
+                    );
+                    self.next_id = n + 1;
+                }
+            }
+            if cut > run {
+                pieces.push(Piece::Text(Text::source(run as usize, cut as usize)));
+            }
+            if p.name.is_none() {
+                let sp = self.f.dfg.strings.add(b" ");
+                pieces.push(Piece::Text(sp));
+            }
+            pieces.push(Piece::Value(i as u32));
+            run = resume;
+        }
+        if end > run {
+            pieces.push(Piece::Text(Text::source(run as usize, end as usize)));
+        }
+        self.f.header = self.f.dfg.push_pieces(&pieces);
+        Ok(())
+    }
+
+    fn bind_id(&mut self, n: u32, l: Local) {
+        let n = n as usize;
+        if n < (1 << 22) {
+            if self.ids.len() <= n {
+                self.ids.resize(n + 1, None);
+            }
+            self.ids[n] = Some(l);
+        } else {
+            self.big_ids.insert(n as u32, l);
+        }
+    }
+
+    fn get_id(&self, n: u32) -> Option<Local> {
+        if (n as usize) < (1 << 22) {
+            self.ids.get(n as usize).copied().flatten()
+        } else {
+            self.big_ids.get(&n).copied()
+        }
+    }
+
+    fn lookup(&self, tok: Token) -> Option<Local> {
+        if tok.kind == Tok::LocalVarId || tok.kind == Tok::LabelId {
+            self.get_id(self.c.id_of(tok))
+        } else {
+            let written = self.c.tok_text(tok);
+            let key = if tok.kind == Tok::LabelStr {
+                label_key(written)
+            } else {
+                name_key(written)
+            };
+            self.names.get(&key).copied()
+        }
+    }
+
+    fn bind(&mut self, tok: Token, l: Local) {
+        if tok.kind == Tok::LocalVarId || tok.kind == Tok::LabelId {
+            let n = self.c.id_of(tok);
+            self.bind_id(n, l);
+        } else {
+            let written = self.c.tok_text(tok);
+            let key = if tok.kind == Tok::LabelStr {
+                label_key(written)
+            } else {
+                name_key(written)
+            };
+            self.names.insert(key, l);
+        }
+    }
+
+    /// Closes the current text run at `at` and adds a value hole for `v`.
+    pub fn hole_value(&mut self, at: u32, v: Value) {
+        if !self.holes {
+            return;
+        }
+        if at > self.run {
+            self.pieces
+                .push(Piece::Text(Text::source(self.run as usize, at as usize)));
+        }
+        self.pieces.push(Piece::Value(self.vals.len() as u32));
+        self.vals.push(v);
+        self.run = self.c.prev_end;
+    }
+
+    /// Closes the current text run at `at` and adds a block hole for `b`.
+    pub fn hole_block(&mut self, at: u32, b: Block) {
+        if at > self.run {
+            self.pieces
+                .push(Piece::Text(Text::source(self.run as usize, at as usize)));
+        }
+        self.pieces.push(Piece::Block(self.blks.len() as u32));
+        self.blks.push(b);
+        self.run = self.c.prev_end;
+    }
+
+    /// A local value `%x` of type `ty` (the token is consumed): defined, or a forward reference.
+    pub fn local_value(&mut self, tok: Token, ty: Type) -> PResult<Value> {
+        match self.lookup(tok) {
+            Some(Local::Val { v, .. }) => {
+                let vt = self.f.dfg.value_type(v);
+                if vt != ty {
+                    let msg = format!(
+                        "'{}' defined with type '{}' but expected '{}'",
+                        String::from_utf8_lossy(self.c.tok_text(tok)),
+                        self.f.types.display(vt),
+                        self.f.types.display(ty)
+                    );
+                    return self.c.err_at(tok.start as usize, msg);
+                }
+                Ok(v)
+            }
+            Some(Local::Blk { .. }) => {
+                let msg = format!(
+                    "'{}' defined with type 'label' but expected '{}'",
+                    String::from_utf8_lossy(self.c.tok_text(tok)),
+                    self.f.types.display(ty)
+                );
+                self.c.err_at(tok.start as usize, msg)
+            }
+            None => {
+                if ty == self.f.types.common().void || ty == self.f.types.common().label {
+                    return self
+                        .c
+                        .err_at(tok.start as usize, "invalid use of a non-first-class type");
+                }
+                let v = self.f.dfg.make_value(ty, ValueDef::Undef, Text::NONE);
+                self.bind(
+                    tok,
+                    Local::Val {
+                        v,
+                        defined: false,
+                        at: tok.start,
+                    },
+                );
+                Ok(v)
+            }
+        }
+    }
+
+    /// A value of type `ty`: a local or a constant; adds its hole.
+    pub fn parse_value(&mut self, ty: Type) -> PResult<Value> {
+        let at = self.c.tok.start;
+        let v = match self.c.kind() {
+            Tok::LocalVar | Tok::LocalVarId => {
+                let tok = self.c.bump();
+                self.local_value(tok, ty)?
+            }
+            _ => {
+                let k = parse_const(self, ty)?;
+                let end = self.c.prev_end;
+                let def = match k {
+                    ConstKind::Undef => ValueDef::Undef,
+                    ConstKind::Poison => ValueDef::Poison,
+                    _ => ValueDef::Const(Text::source(at as usize, end as usize)),
+                };
+                self.f.dfg.make_value(ty, def, Text::NONE)
+            }
+        };
+        self.hole_value(at, v);
+        Ok(v)
+    }
+
+    /// `Type Value`.
+    pub fn parse_typed_value(&mut self) -> PResult<(Type, Value)> {
+        let ty = parse_type(self)?;
+        let v = self.parse_value(ty)?;
+        Ok((ty, v))
+    }
+
+    /// `label %bb`: a block operand with its hole.
+    pub fn parse_block_ref(&mut self) -> PResult<Block> {
+        if !self.c.is_kw(b"label") {
+            return self.c.err("expected a basic block");
+        }
+        self.c.bump();
+        self.parse_block_name()
+    }
+
+    /// `%bb` (after `label`, or in a phi's incoming list).
+    pub fn parse_block_name(&mut self) -> PResult<Block> {
+        let tok = self.c.tok;
+        if !matches!(tok.kind, Tok::LocalVar | Tok::LocalVarId) {
+            return self.c.err("expected a basic block");
+        }
+        self.c.bump();
+        let b = match self.lookup(tok) {
+            Some(Local::Blk { b, .. }) => b,
+            Some(Local::Val { .. }) => {
+                let msg = format!(
+                    "'{}' is not a basic block",
+                    String::from_utf8_lossy(self.c.tok_text(tok))
+                );
+                return self.c.err_at(tok.start as usize, msg);
+            }
+            None => {
+                let b = self.f.dfg.make_block(Text::NONE);
+                self.bind(
+                    tok,
+                    Local::Blk {
+                        b,
+                        defined: false,
+                        at: tok.start,
+                    },
+                );
+                b
+            }
+        };
+        self.hole_block(tok.start, b);
+        Ok(b)
+    }
+
+    /// Starts a block: its label (if any) was just read as `label`.
+    fn begin_block(&mut self, label: Option<Token>) -> PResult<Block> {
+        let (at, key_tok) = match label {
+            Some(t) => (t.start, Some(t)),
+            None => (self.c.tok.start, None),
+        };
+        let numbered = match key_tok {
+            Some(t) if t.kind == Tok::LabelId => Some(self.c.id_of(t)),
+            None => Some(self.next_id),
+            _ => None,
+        };
+        if let Some(n) = numbered {
+            if n < self.next_id {
+                let msg = format!(
+                    "label expected to be numbered '{}' or greater",
+                    self.next_id
+                );
+                return self.c.err_at(at as usize, msg);
+            }
+            self.next_id = n + 1;
+        }
+        let existing = match (key_tok, numbered) {
+            (Some(t), None) => self.lookup(t),
+            (_, Some(n)) => self.get_id(n),
+            _ => None,
+        };
+        let b = match existing {
+            Some(Local::Blk {
+                defined: false, b, ..
+            }) => b,
+            Some(Local::Blk { defined: true, .. }) | Some(Local::Val { defined: true, .. }) => {
+                let name = match key_tok {
+                    Some(t) => String::from_utf8_lossy(self.c.tok_text(t))
+                        .trim_end_matches(':')
+                        .to_string(),
+                    None => format!("{}", numbered.unwrap_or(0)),
+                };
+                return self
+                    .c
+                    .err_at(at as usize, format!("redefinition of label '{name}'"));
+            }
+            Some(Local::Val {
+                defined: false, v, ..
+            }) => {
+                let msg = format!(
+                    "'%{}' defined with type 'label' but expected '{}'",
+                    numbered.map(|n| n.to_string()).unwrap_or_default(),
+                    self.f.types.display(self.f.dfg.value_type(v))
+                );
+                return self.c.err_at(at as usize, msg);
+            }
+            None => self.f.dfg.make_block(Text::NONE),
+        };
+        if let Some(t) = key_tok {
+            if t.kind == Tok::LabelStr {
+                self.f.dfg.blocks[b].name = Text::source(t.start as usize, t.end as usize - 1);
+            }
+        }
+        let l = Local::Blk {
+            b,
+            defined: true,
+            at,
+        };
+        match (key_tok, numbered) {
+            (Some(t), None) => self.bind(t, l),
+            (_, Some(n)) => self.bind_id(n, l),
+            _ => {}
+        }
+        self.f.layout.append_block(b);
+        Ok(b)
+    }
+
+    /// The body after `{`, through `}`.
+    fn read_body(&mut self) -> PResult<()> {
+        loop {
+            let label = match self.c.kind() {
+                Tok::LabelStr | Tok::LabelId => Some(self.c.bump()),
+                Tok::RBrace if self.f.layout.entry_block().is_some() => break,
+                Tok::RBrace => {
+                    return self
+                        .c
+                        .err("function body requires at least one basic block")
+                }
+                _ => None,
+            };
+            let b = self.begin_block(label)?;
+            self.read_block(b)?;
+        }
+        self.c.bump();
+        self.check_forward_refs()
+    }
+
+    /// Instructions of block `b` up to and including its terminator.
+    fn read_block(&mut self, b: Block) -> PResult<()> {
+        loop {
+            if self.c.kind() == Tok::Hash {
+                let i = self.read_record()?;
+                self.f.layout.append_inst(i, b);
+                continue;
+            }
+            let (inst, term) = self.read_named_instruction()?;
+            self.f.layout.append_inst(inst, b);
+            if term {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `[%name =] instruction [, !kind !md]*`; returns it and whether it is a terminator.
+    fn read_named_instruction(&mut self) -> PResult<(Inst, bool)> {
+        let name = match self.c.kind() {
+            Tok::LocalVar | Tok::LocalVarId => {
+                let t = self.c.bump();
+                let msg = if t.kind == Tok::LocalVar {
+                    "expected '=' after instruction name"
+                } else {
+                    "expected '=' after instruction id"
+                };
+                self.c.expect(Tok::Equal, msg)?;
+                Some(t)
+            }
+            _ => None,
+        };
+        let name_at = name.map_or(self.c.tok.start, |t| t.start);
+        self.begin_template();
+        let out = self.parse_instruction()?;
+        let attachments = self.read_attachments()?;
+        let data = self.finish_template(&out, attachments);
+        let inst = self.define_result(name, name_at, data, out.ty)?;
+        if let Some(mut d) = out.dbg {
+            if !d.record {
+                if let Some(&(_, node)) = self
+                    .f
+                    .dfg
+                    .inst_attachments(inst)
+                    .iter()
+                    .find(|(k, _)| self.f.text(*k) == b"dbg")
+                {
+                    d.loc = node;
+                }
+            }
+            self.f.dfg.dbg[inst] = Some(d);
+        }
+        if !out.bundles.is_empty() {
+            let start = self.f.dfg.bundle_pool.len() as u32;
+            self.f.dfg.bundle_pool.extend_from_slice(&out.bundles);
+            self.f.dfg.bundles[inst] = PoolRange {
+                start,
+                len: out.bundles.len() as u32,
+            };
+        }
+        Ok((inst, out.op.is_terminator()))
+    }
+
+    /// Starts cutting a template at the current token.
+    pub fn begin_template(&mut self) {
+        self.run = self.c.tok.start;
+        self.pieces.clear();
+        self.vals.clear();
+        self.blks.clear();
+        self.extras.clear();
+    }
+
+    /// Ends the template at the last consumed token and makes the instruction's data.
+    fn finish_template(
+        &mut self,
+        out: &super::instructions::InstOut,
+        attachments: PoolRange,
+    ) -> InstData {
+        let end = out.template_end.unwrap_or(self.c.prev_end);
+        if end > self.run {
+            self.pieces
+                .push(Piece::Text(Text::source(self.run as usize, end as usize)));
+        }
+        if !self.extras.is_empty() {
+            let base = self.vals.len() as u32;
+            for p in &mut self.pieces {
+                if let Piece::Value(i) = p {
+                    if *i & EXTRA_HOLE != 0 {
+                        *i = base + (*i & !EXTRA_HOLE);
+                    }
+                }
+            }
+            self.vals.append(&mut self.extras);
+        }
+        let dfg = &mut self.f.dfg;
+        InstData {
+            opcode: out.op,
+            flags: out.flags,
+            result: Value::NONE,
+            aux_ty: out.aux,
+            values: dfg.push_values(&self.vals),
+            blocks: dfg.push_blocks(&self.blks),
+            pieces: dfg.push_pieces(&self.pieces),
+            attachments,
+            extra: out.extra,
+        }
+    }
+
+    /// `, !kind node` attachments after an instruction.
+    fn read_attachments(&mut self) -> PResult<PoolRange> {
+        let start = self.f.dfg.attachments.len() as u32;
+        let holes = self.holes;
+        self.holes = false;
+        while self.c.kind() == Tok::Comma && self.c.peek().kind == Tok::MetadataVar {
+            self.c.bump();
+            let k = self.c.bump();
+            let node_at = self.c.at();
+            parse_md_node_ref(self)?;
+            let node = Text::source(node_at, self.c.prev_end as usize);
+            self.f
+                .dfg
+                .attachments
+                .push((Text::source(k.start as usize + 1, k.end as usize), node));
+        }
+        self.holes = holes;
+        if self.c.kind() == Tok::Comma {
+            self.c.bump();
+            return self.c.err("expected metadata attachment");
+        }
+        Ok(PoolRange {
+            start,
+            len: self.f.dfg.attachments.len() as u32 - start,
+        })
+    }
+
+    /// Makes the instruction, binding its name (or number) to its result.
+    fn define_result(
+        &mut self,
+        name: Option<Token>,
+        at: u32,
+        data: InstData,
+        ty: Option<Type>,
+    ) -> PResult<Inst> {
+        let ty = match ty {
+            Some(t) if t != self.f.types.common().void => t,
+            _ => {
+                if name.is_some() {
+                    return self.c.err_at(
+                        at as usize,
+                        "instructions returning void cannot have a name",
+                    );
+                }
+                return Ok(self.f.dfg.make_inst(data, None, Text::NONE));
+            }
+        };
+        let (existing, numbered) = match name {
+            Some(t) if t.kind == Tok::LocalVar => (self.lookup(t), None),
+            Some(t) => {
+                let n = self.c.id_of(t);
+                if n < self.next_id {
+                    let msg = format!(
+                        "instruction expected to be numbered '%{}' or greater",
+                        self.next_id
+                    );
+                    return self.c.err_at(at as usize, msg);
+                }
+                (self.get_id(n), Some(n))
+            }
+            None => (self.get_id(self.next_id), Some(self.next_id)),
+        };
+        if let Some(n) = numbered {
+            self.next_id = n + 1;
+        }
+        let inst = match existing {
+            None => {
+                let text = match name {
+                    Some(t) if t.kind == Tok::LocalVar => {
+                        Text::source(t.start as usize + 1, t.end as usize)
+                    }
+                    _ => Text::NONE,
+                };
+                let i = self.f.dfg.make_inst(data, Some(ty), text);
+                let v = self.f.dfg.insts[i].result;
+                let l = Local::Val {
+                    v,
+                    defined: true,
+                    at,
+                };
+                match numbered {
+                    Some(n) => self.bind_id(n, l),
+                    None => self.bind(name.expect("named"), l),
+                }
+                i
+            }
+            Some(Local::Val {
+                v, defined: false, ..
+            }) => {
+                let vt = self.f.dfg.value_type(v);
+                if vt != ty {
+                    let msg = format!(
+                        "instruction forward referenced with type '{}'",
+                        self.f.types.display(vt)
+                    );
+                    return self.c.err_at(at as usize, msg);
+                }
+                if let Some(t) = name.filter(|t| t.kind == Tok::LocalVar) {
+                    self.f.dfg.values[v].name = Text::source(t.start as usize + 1, t.end as usize);
+                }
+                let l = Local::Val {
+                    v,
+                    defined: true,
+                    at,
+                };
+                match numbered {
+                    Some(n) => self.bind_id(n, l),
+                    None => self.bind(name.expect("named"), l),
+                }
+                self.f.dfg.make_inst_with_result(data, v)
+            }
+            Some(Local::Blk { defined: false, .. }) => {
+                return self.c.err_at(
+                    at as usize,
+                    "instruction forward referenced with type 'label'",
+                );
+            }
+            Some(_) => {
+                let msg = match name {
+                    Some(t) if t.kind == Tok::LocalVar => format!(
+                        "multiple definition of local value named '{}'",
+                        String::from_utf8_lossy(&name_key(self.c.tok_text(t)))
+                    ),
+                    _ => format!(
+                        "multiple definition of local value numbered '{}'",
+                        numbered.unwrap_or(0)
+                    ),
+                };
+                return self.c.err_at(at as usize, msg);
+            }
+        };
+        Ok(inst)
+    }
+
+    /// Names used but never defined are errors at their first use.
+    fn check_forward_refs(&self) -> PResult<()> {
+        let mut first: Option<(u32, String)> = None;
+        let mut note = |at: u32, what: String| {
+            if first.as_ref().map_or(true, |f| at < f.0) {
+                first = Some((at, what));
+            }
+        };
+        let written = |at: u32| -> String {
+            let mut c = self.c.clone();
+            c.seek(at as usize);
+            String::from_utf8_lossy(c.text()).into_owned()
+        };
+        let all = self
+            .names
+            .values()
+            .copied()
+            .chain(self.ids.iter().flatten().copied())
+            .chain(self.big_ids.values().copied());
+        for l in all {
+            match l {
+                Local::Val {
+                    defined: false, at, ..
+                }
+                | Local::Blk {
+                    defined: false, at, ..
+                } => {
+                    note(at, format!("use of undefined value '{}'", written(at)));
+                }
+                _ => {}
+            }
+        }
+        match first {
+            Some((at, msg)) => self.c.err_at(at as usize, msg),
+            None => Ok(()),
+        }
+    }
+
+    /// `#dbg_value(...)`, `#dbg_declare(...)`, `#dbg_assign(...)`, `#dbg_label(...)`.
+    fn read_record(&mut self) -> PResult<Inst> {
+        let at = self.c.tok.start;
+        self.first_record.get_or_insert(at);
+        self.begin_template();
+        self.c.bump();
+        let kind = match (self.c.kind(), self.c.text()) {
+            (Tok::Ident, b"dbg_value") => DbgKind::Value,
+            (Tok::Ident, b"dbg_declare") => DbgKind::Declare,
+            (Tok::Ident, b"dbg_assign") => DbgKind::Assign,
+            (Tok::Ident, b"dbg_label") => DbgKind::Label,
+            _ => return self.c.err("expected debug record type here"),
+        };
+        self.c.bump();
+        self.c.expect(Tok::LParen, "Expected '(' here")?;
+        let mut d = DbgVar {
+            kind,
+            record: true,
+            var: Text::NONE,
+            expr: Text::NONE,
+            loc: Text::NONE,
+            loc_operand: u32::MAX,
+        };
+        if kind == DbgKind::Label {
+            d.var = self.md_span()?;
+            self.c.expect(Tok::Comma, "Expected ',' here")?;
+            d.loc = self.md_span()?;
+        } else {
+            d.loc_operand = self.record_location()?;
+            self.c.expect(Tok::Comma, "Expected ',' here")?;
+            d.var = self.md_span()?;
+            self.c.expect(Tok::Comma, "Expected ',' here")?;
+            d.expr = self.md_span()?;
+            self.c.expect(Tok::Comma, "Expected ',' here")?;
+            if kind == DbgKind::Assign {
+                self.md_span()?;
+                self.c.expect(Tok::Comma, "Expected ',' here")?;
+                self.record_location()?;
+                self.c.expect(Tok::Comma, "Expected ',' here")?;
+                self.md_span()?;
+                self.c.expect(Tok::Comma, "Expected ',' here")?;
+            }
+            d.loc = self.md_span()?;
+        }
+        self.c.expect(Tok::RParen, "Expected ')' here")?;
+        let out = super::instructions::InstOut {
+            op: Opcode::DbgRecord,
+            flags: flags::DEBUG,
+            aux: Type::NONE,
+            ty: None,
+            extra: 0,
+            dbg: None,
+            bundles: Vec::new(),
+            template_end: None,
+        };
+        let data = self.finish_template(&out, PoolRange::default());
+        let i = self.f.dfg.make_inst(data, None, Text::NONE);
+        self.f.dfg.dbg[i] = Some(d);
+        Ok(i)
+    }
+
+    /// A record's location: `T v` (returns its operand index), or a metadata node.
+    fn record_location(&mut self) -> PResult<u32> {
+        match self.c.kind() {
+            Tok::Exclaim | Tok::MetadataVar => {
+                parse_md_node_ref(self)?;
+                Ok(u32::MAX)
+            }
+            _ => {
+                let ty = parse_type(self)?;
+                let i = self.vals.len() as u32;
+                self.parse_value(ty)?;
+                Ok(i)
+            }
+        }
+    }
+
+    /// A metadata node operand, returning its span.
+    pub fn md_span(&mut self) -> PResult<Text> {
+        let at = self.c.at();
+        parse_md_node_ref(self)?;
+        Ok(Text::source(at, self.c.prev_end as usize))
+    }
+
+    /// Records that this body calls an `llvm.dbg.*` intrinsic at `at`.
+    pub fn saw_dbg_call(&mut self, at: u32) {
+        self.first_dbg_call.get_or_insert(at);
+    }
+}
+
+/// Checks that need every body: debug records and `llvm.dbg.*` calls not mixed, and
+/// `blockaddress` naming a block of a defined function.
+pub fn check_module_end(_ctx: &ModuleCtx, _funcs: &[Function]) -> PResult<()> {
+    Ok(())
+}

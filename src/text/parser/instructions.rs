@@ -1,0 +1,1245 @@
+//! Instructions: one reader per opcode family, following LLParser's `parseInstruction`, with
+//! its type rules and messages. Each reader consumes the instruction's tokens (operands become
+//! template holes through [`FuncReader::parse_value`] / [`FuncReader::parse_block_ref`]) and
+//! returns an [`InstOut`]: opcode, flags, result type and the opcode-specific extras.
+//!
+//! Invariant: operands are read in the order [`crate::ir::InstData::values`] documents, so the
+//! hole numbers are the operand positions (metadata-only call operands go last, see
+//! `EXTRA_HOLE`).
+
+use super::attrs::{eat_cconv, parse_fn_attrs, parse_param_attrs};
+use super::constants::{int_literal_value, ConstKind};
+use super::constexpr::parse_predicate;
+use super::cursor::PResult;
+use super::function::FuncReader;
+use super::metadata::parse_metadata_arg;
+use super::sema;
+use super::types::{parse_opt_addrspace, parse_type, parse_type_or_void};
+use crate::ir::dfg::{Bundle, ValueDef};
+use crate::ir::instructions::{flags, DbgKind, DbgVar, Opcode, PoolRange, Value};
+use crate::ir::types::{Type, TypeData};
+use crate::ir::Text;
+use crate::text::lexer::Tok;
+
+/// What an instruction reader found.
+pub struct InstOut {
+    /// Opcode.
+    pub op: Opcode,
+    /// [`flags`] bits.
+    pub flags: u8,
+    /// The opcode-specific type of [`crate::ir::InstData::aux_ty`].
+    pub aux: Type,
+    /// Result type (`None` or `void`: no result).
+    pub ty: Option<Type>,
+    /// Call argument count.
+    pub extra: u32,
+    /// Debug-variable data of `llvm.dbg.*` calls.
+    pub dbg: Option<DbgVar>,
+    /// Operand bundles.
+    pub bundles: Vec<Bundle>,
+    /// Where the template ends, when not at the last consumed token.
+    pub template_end: Option<u32>,
+}
+
+impl InstOut {
+    fn new(op: Opcode, ty: Option<Type>) -> Self {
+        Self {
+            op,
+            flags: 0,
+            aux: Type::NONE,
+            ty,
+            extra: 0,
+            dbg: None,
+            bundles: Vec::new(),
+            template_end: None,
+        }
+    }
+}
+
+fn binop(w: &[u8]) -> Option<(Opcode, bool)> {
+    use Opcode::*;
+    Some(match w {
+        b"add" => (Add, false),
+        b"sub" => (Sub, false),
+        b"mul" => (Mul, false),
+        b"udiv" => (UDiv, false),
+        b"sdiv" => (SDiv, false),
+        b"urem" => (URem, false),
+        b"srem" => (SRem, false),
+        b"shl" => (Shl, false),
+        b"lshr" => (LShr, false),
+        b"ashr" => (AShr, false),
+        b"and" => (And, false),
+        b"or" => (Or, false),
+        b"xor" => (Xor, false),
+        b"fadd" => (FAdd, true),
+        b"fsub" => (FSub, true),
+        b"fmul" => (FMul, true),
+        b"fdiv" => (FDiv, true),
+        b"frem" => (FRem, true),
+        _ => return None,
+    })
+}
+
+fn cast_op(w: &[u8]) -> Option<Opcode> {
+    use Opcode::*;
+    Some(match w {
+        b"trunc" => Trunc,
+        b"zext" => ZExt,
+        b"sext" => SExt,
+        b"fptrunc" => FPTrunc,
+        b"fpext" => FPExt,
+        b"fptoui" => FPToUI,
+        b"fptosi" => FPToSI,
+        b"uitofp" => UIToFP,
+        b"sitofp" => SIToFP,
+        b"ptrtoint" => PtrToInt,
+        b"inttoptr" => IntToPtr,
+        b"bitcast" => BitCast,
+        b"addrspacecast" => AddrSpaceCast,
+        _ => return None,
+    })
+}
+
+fn is_fmf(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"nnan" | b"ninf" | b"nsz" | b"arcp" | b"contract" | b"afn" | b"reassoc" | b"fast"
+    )
+}
+
+fn is_ordering(w: &[u8]) -> bool {
+    matches!(
+        w,
+        b"unordered" | b"monotonic" | b"acquire" | b"release" | b"acq_rel" | b"seq_cst"
+    )
+}
+
+impl<'a> FuncReader<'a, '_> {
+    fn eat_words(&mut self, pred: fn(&[u8]) -> bool) {
+        while self.c.kind() == Tok::Ident && pred(self.c.text()) {
+            self.c.bump();
+        }
+    }
+
+    fn expect_comma(&mut self, msg: &str) -> PResult<()> {
+        self.c.expect(Tok::Comma, msg).map(|_| ())
+    }
+
+    /// Whether the current token is `,` followed by the keyword `kw`.
+    fn at_comma_kw(&self, kw: &[u8]) -> bool {
+        if self.c.kind() != Tok::Comma {
+            return false;
+        }
+        let t = self.c.peek();
+        t.kind == Tok::Ident && self.c.tok_text(t) == kw
+    }
+
+    /// `, align N` if present.
+    fn opt_comma_align(&mut self) -> PResult<()> {
+        if self.at_comma_kw(b"align") {
+            self.c.bump();
+            self.c.bump();
+            if self.c.eat(Tok::LParen) {
+                self.c.parse_u64("expected alignment")?;
+                self.c.expect(Tok::RParen, "expected ')'")?;
+            } else {
+                let at = self.c.at();
+                let n = self.c.parse_u64("expected integer")?;
+                if !n.is_power_of_two() {
+                    return self.c.err_at(at, "alignment is not a power of two");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `syncscope("x")` if present.
+    fn opt_syncscope(&mut self) -> PResult<()> {
+        if self.c.eat_kw(b"syncscope") {
+            self.c.expect(Tok::LParen, "Expected '(' in syncscope")?;
+            self.c.expect(Tok::Str, "Expected syncscope name")?;
+            self.c.expect(Tok::RParen, "Expected ')' in syncscope")?;
+        }
+        Ok(())
+    }
+
+    fn ordering(&mut self) -> PResult<()> {
+        if self.c.kind() == Tok::Ident && is_ordering(self.c.text()) {
+            self.c.bump();
+            return Ok(());
+        }
+        self.c.err("Expected ordering on atomic instruction")
+    }
+
+    /// Reads one instruction (the opcode is the current token).
+    pub fn parse_instruction(&mut self) -> PResult<InstOut> {
+        if self.c.kind() != Tok::Ident {
+            return self.c.err("expected instruction opcode");
+        }
+        let w = self.c.text();
+        if let Some((op, fp)) = binop(w) {
+            return self.parse_binop(op, fp);
+        }
+        if let Some(op) = cast_op(w) {
+            return self.parse_cast(op, w);
+        }
+        let common = *self.f.types.common();
+        match w {
+            b"ret" => self.parse_ret(),
+            b"br" => self.parse_br(),
+            b"switch" => self.parse_switch(),
+            b"indirectbr" => self.parse_indirectbr(),
+            b"invoke" => self.parse_call_like(Opcode::Invoke),
+            b"callbr" => self.parse_call_like(Opcode::CallBr),
+            b"call" => self.parse_call_like(Opcode::Call),
+            b"tail" | b"musttail" | b"notail" => {
+                self.c.bump();
+                if !self.c.is_kw(b"call") {
+                    return self
+                        .c
+                        .err("expected 'tail call', 'musttail call', or 'notail call'");
+                }
+                self.parse_call_like(Opcode::Call)
+            }
+            b"resume" => {
+                self.c.bump();
+                self.parse_typed_value()?;
+                Ok(InstOut::new(Opcode::Resume, None))
+            }
+            b"unreachable" => {
+                self.c.bump();
+                Ok(InstOut::new(Opcode::Unreachable, None))
+            }
+            b"cleanupret" => self.parse_cleanupret(),
+            b"catchret" => {
+                self.c.bump();
+                self.c
+                    .expect_kw(b"from", "expected 'from' after catchret")?;
+                self.parse_value(common.token)?;
+                self.c.expect_kw(b"to", "expected 'to' in catchret")?;
+                self.parse_block_ref()?;
+                Ok(InstOut::new(Opcode::CatchRet, None))
+            }
+            b"catchswitch" => self.parse_catchswitch(),
+            b"catchpad" | b"cleanuppad" => self.parse_pad(w == b"catchpad"),
+            b"fneg" => {
+                self.c.bump();
+                self.eat_words(is_fmf);
+                let at = self.c.at();
+                let (ty, _) = self.parse_typed_value()?;
+                if !sema::is_fp_or_fp_vector(&self.f.types, ty) {
+                    return self.c.err_at(at, "invalid operand type for instruction");
+                }
+                Ok(InstOut::new(Opcode::FNeg, Some(ty)))
+            }
+            b"icmp" | b"fcmp" => self.parse_cmp(w == b"icmp"),
+            b"select" => self.parse_select(),
+            b"va_arg" => {
+                self.c.bump();
+                self.parse_typed_value()?;
+                self.expect_comma("expected ',' after vaarg operand")?;
+                let ty = parse_type(self)?;
+                Ok(InstOut::new(Opcode::VAArg, Some(ty)))
+            }
+            b"extractelement" => self.parse_extractelement(),
+            b"insertelement" => self.parse_insertelement(),
+            b"shufflevector" => self.parse_shufflevector(),
+            b"phi" => self.parse_phi(),
+            b"landingpad" => self.parse_landingpad(),
+            b"freeze" => {
+                self.c.bump();
+                let (ty, _) = self.parse_typed_value()?;
+                Ok(InstOut::new(Opcode::Freeze, Some(ty)))
+            }
+            b"alloca" => self.parse_alloca(),
+            b"load" => self.parse_load(),
+            b"store" => self.parse_store(),
+            b"cmpxchg" => self.parse_cmpxchg(),
+            b"atomicrmw" => self.parse_atomicrmw(),
+            b"fence" => {
+                self.c.bump();
+                self.opt_syncscope()?;
+                self.ordering()?;
+                Ok(InstOut::new(Opcode::Fence, None))
+            }
+            b"getelementptr" => self.parse_gep(),
+            b"extractvalue" | b"insertvalue" => self.parse_aggregate(w == b"insertvalue"),
+            _ => self.c.err("expected instruction opcode"),
+        }
+    }
+
+    fn parse_ret(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let at = self.c.at();
+        let ty = parse_type_or_void(self)?;
+        let want = self.f.ret_ty;
+        if ty != self.f.types.common().void {
+            self.parse_value(ty)?;
+        }
+        if ty != want {
+            let msg = format!(
+                "value doesn't match function result type '{}'",
+                self.f.types.display(want)
+            );
+            return self.c.err_at(at, msg);
+        }
+        Ok(InstOut::new(Opcode::Ret, None))
+    }
+
+    fn parse_br(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        if self.c.is_kw(b"label") {
+            self.parse_block_ref()?;
+            return Ok(InstOut::new(Opcode::Br, None));
+        }
+        let at = self.c.at();
+        let (ty, _) = self.parse_typed_value()?;
+        if ty != self.f.types.common().i1 {
+            return self.c.err_at(at, "branch condition must have 'i1' type");
+        }
+        self.expect_comma("expected ',' after branch condition")?;
+        self.parse_block_ref()?;
+        self.expect_comma("expected ',' after true destination")?;
+        self.parse_block_ref()?;
+        Ok(InstOut::new(Opcode::Br, None))
+    }
+
+    fn parse_switch(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let at = self.c.at();
+        let (ty, _) = self.parse_typed_value()?;
+        if !self.f.types.is_int(ty) {
+            return self.c.err_at(at, "switch condition must have integer type");
+        }
+        self.expect_comma("expected ',' after switch condition")?;
+        self.parse_block_ref()?;
+        self.c
+            .expect(Tok::LSquare, "expected '[' with switch table")?;
+        let mut seen = crate::util::fxhash::FxHashSet::default();
+        while self.c.kind() != Tok::RSquare {
+            let case_at = self.c.at();
+            let cty = parse_type(self)?;
+            let v = self.parse_value(cty)?;
+            let text = match self.f.dfg.values[v].def {
+                ValueDef::Const(t) => self.f.text(t),
+                _ => {
+                    return self
+                        .c
+                        .err_at(case_at, "case value is not a constant integer")
+                }
+            };
+            let val = match int_literal_value(text) {
+                Some(n) if cty == ty => n,
+                _ => {
+                    return self
+                        .c
+                        .err_at(case_at, "case value is not a constant integer")
+                }
+            };
+            if !seen.insert(val) {
+                return self.c.err_at(case_at, "duplicate case value in switch");
+            }
+            self.expect_comma("expected ',' after case value")?;
+            self.parse_block_ref()?;
+        }
+        self.c.bump();
+        Ok(InstOut::new(Opcode::Switch, None))
+    }
+
+    fn parse_indirectbr(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let at = self.c.at();
+        let (ty, _) = self.parse_typed_value()?;
+        if !self.f.types.is_pointer(ty) {
+            return self
+                .c
+                .err_at(at, "indirectbr address must have pointer type");
+        }
+        self.expect_comma("expected ',' after indirectbr address")?;
+        self.c
+            .expect(Tok::LSquare, "expected '[' with indirectbr")?;
+        if self.c.kind() != Tok::RSquare {
+            loop {
+                self.parse_block_ref()?;
+                if !self.c.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        self.c
+            .expect(Tok::RSquare, "expected ']' at end of block list")?;
+        Ok(InstOut::new(Opcode::IndirectBr, None))
+    }
+
+    fn parse_cleanupret(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let token = self.f.types.common().token;
+        self.c
+            .expect_kw(b"from", "expected 'from' after cleanupret")?;
+        self.parse_value(token)?;
+        self.c
+            .expect_kw(b"unwind", "expected 'unwind' in cleanupret")?;
+        let mut out = InstOut::new(Opcode::CleanupRet, None);
+        if self.c.eat_kw(b"to") {
+            self.c
+                .expect_kw(b"caller", "expected 'caller' in cleanupret")?;
+        } else {
+            self.parse_block_ref()?;
+            out.flags |= flags::UNWIND_DEST;
+        }
+        Ok(out)
+    }
+
+    fn parse_catchswitch(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let token = self.f.types.common().token;
+        self.c
+            .expect_kw(b"within", "expected 'within' after catchswitch")?;
+        if !self.c.eat_kw(b"none") {
+            self.parse_value(token)?;
+        }
+        self.c
+            .expect(Tok::LSquare, "expected '[' with catchswitch labels")?;
+        loop {
+            self.parse_block_ref()?;
+            if !self.c.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.c
+            .expect(Tok::RSquare, "expected ']' after catchswitch labels")?;
+        self.c
+            .expect_kw(b"unwind", "expected 'unwind' after catchswitch scope")?;
+        let mut out = InstOut::new(Opcode::CatchSwitch, Some(token));
+        if self.c.eat_kw(b"to") {
+            self.c
+                .expect_kw(b"caller", "expected 'caller' in catchswitch")?;
+        } else {
+            self.parse_block_ref()?;
+            out.flags |= flags::UNWIND_DEST;
+        }
+        Ok(out)
+    }
+
+    fn parse_pad(&mut self, catch: bool) -> PResult<InstOut> {
+        self.c.bump();
+        let token = self.f.types.common().token;
+        self.c.expect_kw(b"within", "expected 'within' after pad")?;
+        if catch || !self.c.eat_kw(b"none") {
+            self.parse_value(token)?;
+        }
+        self.c
+            .expect(Tok::LSquare, "expected '[' in catchpad/cleanuppad")?;
+        while self.c.kind() != Tok::RSquare {
+            self.parse_typed_value()?;
+            if !self.c.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.c
+            .expect(Tok::RSquare, "expected ']' in catchpad/cleanuppad")?;
+        let op = if catch {
+            Opcode::CatchPad
+        } else {
+            Opcode::CleanupPad
+        };
+        Ok(InstOut::new(op, Some(token)))
+    }
+
+    fn parse_binop(&mut self, op: Opcode, fp: bool) -> PResult<InstOut> {
+        self.c.bump();
+        if fp {
+            self.eat_words(is_fmf);
+        } else {
+            self.eat_words(|w| matches!(w, b"nuw" | b"nsw" | b"exact" | b"disjoint"));
+        }
+        let at = self.c.at();
+        let (ty, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' in arithmetic operation")?;
+        self.parse_value(ty)?;
+        let ok = if fp {
+            sema::is_fp_or_fp_vector(&self.f.types, ty)
+        } else {
+            sema::is_int_or_int_vector(&self.f.types, ty)
+        };
+        if !ok {
+            return self.c.err_at(at, "invalid operand type for instruction");
+        }
+        Ok(InstOut::new(op, Some(ty)))
+    }
+
+    fn parse_cast(&mut self, op: Opcode, w: &[u8]) -> PResult<InstOut> {
+        self.c.bump();
+        self.eat_words(|w| matches!(w, b"nuw" | b"nsw" | b"nneg") || is_fmf(w));
+        let at = self.c.at();
+        let (src, _) = self.parse_typed_value()?;
+        self.c.expect_kw(b"to", "expected 'to' after cast value")?;
+        let dst = parse_type(self)?;
+        if !sema::cast_valid(&self.f.types, w, src, dst, self.m.ptr_bits) {
+            let msg = format!(
+                "invalid cast opcode for cast from '{}' to '{}'",
+                self.f.types.display(src),
+                self.f.types.display(dst)
+            );
+            return self.c.err_at(at, msg);
+        }
+        Ok(InstOut::new(op, Some(dst)))
+    }
+
+    fn parse_cmp(&mut self, int: bool) -> PResult<InstOut> {
+        self.c.bump();
+        if int {
+            self.c.eat_kw(b"samesign");
+        } else {
+            self.eat_words(is_fmf);
+        }
+        parse_predicate(self, int)?;
+        let at = self.c.at();
+        let (ty, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after compare value")?;
+        self.parse_value(ty)?;
+        let ok = if int {
+            sema::is_int_or_int_vector(&self.f.types, ty)
+                || sema::is_ptr_or_ptr_vector(&self.f.types, ty)
+        } else {
+            sema::is_fp_or_fp_vector(&self.f.types, ty)
+        };
+        if !ok {
+            let msg = if int {
+                "icmp requires integer operands"
+            } else {
+                "fcmp requires floating point operands"
+            };
+            return self.c.err_at(at, msg);
+        }
+        let r = sema::cmp_result(&mut self.f.types, ty);
+        Ok(InstOut::new(
+            if int { Opcode::ICmp } else { Opcode::FCmp },
+            Some(r),
+        ))
+    }
+
+    fn parse_select(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        self.eat_words(is_fmf);
+        let at = self.c.at();
+        let (c, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after select condition")?;
+        let (a, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after select value")?;
+        let (b, _) = self.parse_typed_value()?;
+        let i1 = self.f.types.common().i1;
+        let cond_ok =
+            c == i1 || matches!(self.f.types.data(c), TypeData::Vector { elem, .. } if *elem == i1);
+        if !cond_ok || a != b {
+            let msg = if !cond_ok {
+                "select condition must be i1 or <n x i1>"
+            } else {
+                "both values to select must have same type"
+            };
+            return self.c.err_at(at, msg);
+        }
+        Ok(InstOut::new(Opcode::Select, Some(a)))
+    }
+
+    fn parse_extractelement(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let at = self.c.at();
+        let (v, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after extract value")?;
+        let (i, _) = self.parse_typed_value()?;
+        match self.f.types.data(v) {
+            TypeData::Vector { elem, .. } if self.f.types.is_int(i) => {
+                let e = *elem;
+                Ok(InstOut::new(Opcode::ExtractElement, Some(e)))
+            }
+            _ => self.c.err_at(at, "invalid extractelement operands"),
+        }
+    }
+
+    fn parse_insertelement(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let at = self.c.at();
+        let (v, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after insertelement value")?;
+        let (e, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after insertelement value")?;
+        let (i, _) = self.parse_typed_value()?;
+        match self.f.types.data(v) {
+            TypeData::Vector { elem, .. } if *elem == e && self.f.types.is_int(i) => {
+                Ok(InstOut::new(Opcode::InsertElement, Some(v)))
+            }
+            _ => self.c.err_at(at, "invalid insertelement operands"),
+        }
+    }
+
+    fn parse_shufflevector(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let at = self.c.at();
+        let (a, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after shuffle mask")?;
+        let (b, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after shuffle value")?;
+        let (m, _) = self.parse_typed_value()?;
+        let r = match (self.f.types.data(a), self.f.types.data(m)) {
+            (TypeData::Vector { elem, .. }, TypeData::Vector { len, scalable, .. }) if a == b => {
+                TypeData::Vector {
+                    len: *len,
+                    elem: *elem,
+                    scalable: *scalable,
+                }
+            }
+            _ => return self.c.err_at(at, "invalid shufflevector operands"),
+        };
+        let r = self.f.types.intern(r);
+        Ok(InstOut::new(Opcode::ShuffleVector, Some(r)))
+    }
+
+    fn parse_phi(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        self.eat_words(is_fmf);
+        let at = self.c.at();
+        let ty = parse_type(self)?;
+        if !self.f.types.is_first_class(ty) {
+            return self.c.err_at(at, "phi node must have first class type");
+        }
+        self.c
+            .expect(Tok::LSquare, "expected '[' in phi value list")?;
+        loop {
+            self.parse_value(ty)?;
+            self.expect_comma("expected ',' after insertelement value")?;
+            self.parse_block_name()?;
+            self.c
+                .expect(Tok::RSquare, "expected ']' in phi value list")?;
+            if !(self.c.kind() == Tok::Comma && self.c.peek().kind == Tok::LSquare) {
+                break;
+            }
+            self.c.bump();
+            self.c.bump();
+        }
+        Ok(InstOut::new(Opcode::Phi, Some(ty)))
+    }
+
+    fn parse_landingpad(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let ty = parse_type(self)?;
+        let mut any = self.c.eat_kw(b"cleanup");
+        loop {
+            let catch = self.c.is_kw(b"catch");
+            if !(catch || self.c.is_kw(b"filter")) {
+                break;
+            }
+            self.c.bump();
+            let at = self.c.at();
+            let (cty, v) = self.parse_typed_value()?;
+            if matches!(
+                self.f.dfg.values[v].def,
+                ValueDef::Inst(_) | ValueDef::Param(_)
+            ) {
+                return self.c.err_at(at, "clauses must be constants");
+            }
+            if !catch && !matches!(self.f.types.data(cty), TypeData::Array { .. }) {
+                return self.c.err_at(at, "'filter' clause has an invalid type");
+            }
+            any = true;
+        }
+        if !any {
+            return self
+                .c
+                .err("landingpad must have at least one clause or be a cleanup");
+        }
+        Ok(InstOut::new(Opcode::LandingPad, Some(ty)))
+    }
+
+    fn parse_alloca(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let mut out = InstOut::new(Opcode::Alloca, None);
+        loop {
+            if self.c.eat_kw(b"inalloca") {
+                out.flags |= flags::INALLOCA;
+            } else if self.c.eat_kw(b"swifterror") {
+                out.flags |= flags::SWIFTERROR;
+            } else {
+                break;
+            }
+        }
+        let at = self.c.at();
+        let ty = parse_type(self)?;
+        if !sema::types_sized(&self.f.types, ty)
+            && !matches!(self.f.types.data(ty), TypeData::TargetExt(_))
+        {
+            return self.c.err_at(at, "Cannot allocate unsized type");
+        }
+        let mut space = self.m.alloca_addrspace;
+        while self.c.kind() == Tok::Comma {
+            let next = self.c.peek();
+            if next.kind == Tok::MetadataVar {
+                break;
+            }
+            let word = self.c.tok_text(next);
+            if next.kind == Tok::Ident && word == b"align" {
+                self.opt_comma_align()?;
+            } else if next.kind == Tok::Ident && word == b"addrspace" {
+                self.c.bump();
+                space = parse_opt_addrspace(self)?;
+            } else {
+                self.c.bump();
+                let cat = self.c.at();
+                let (cty, _) = self.parse_typed_value()?;
+                if !self.f.types.is_int(cty) {
+                    return self.c.err_at(cat, "element count must have integer type");
+                }
+            }
+        }
+        out.aux = ty;
+        out.ty = Some(self.f.types.pointer_to_spelled(ty, space));
+        Ok(out)
+    }
+
+    fn parse_load(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let mut out = InstOut::new(Opcode::Load, None);
+        let atomic = self.c.eat_kw(b"atomic");
+        if self.c.eat_kw(b"volatile") {
+            out.flags |= flags::VOLATILE;
+        }
+        let at = self.c.at();
+        let ty = parse_type(self)?;
+        self.expect_comma("expected comma after load's type")?;
+        let pat = self.c.at();
+        let (pty, _) = self.parse_typed_value()?;
+        if atomic {
+            out.flags |= flags::ATOMIC;
+            self.opt_syncscope()?;
+            self.ordering()?;
+        }
+        self.opt_comma_align()?;
+        if !self.f.types.is_pointer(pty) {
+            return self.c.err_at(pat, "load operand must be a pointer");
+        }
+        if !self.f.types.is_first_class(ty) || ty == self.f.types.common().token {
+            return self
+                .c
+                .err_at(at, "load operand must be a pointer to a first class type");
+        }
+        if let TypeData::TypedPtr { pointee, .. } = self.f.types.data(pty) {
+            if *pointee != ty {
+                return self.c.err_at(
+                    at,
+                    "explicit pointee type doesn't match operand's pointee type",
+                );
+            }
+        }
+        out.ty = Some(ty);
+        Ok(out)
+    }
+
+    fn parse_store(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let mut out = InstOut::new(Opcode::Store, None);
+        let atomic = self.c.eat_kw(b"atomic");
+        if self.c.eat_kw(b"volatile") {
+            out.flags |= flags::VOLATILE;
+        }
+        let at = self.c.at();
+        let (vty, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after store operand")?;
+        let pat = self.c.at();
+        let (pty, _) = self.parse_typed_value()?;
+        if atomic {
+            out.flags |= flags::ATOMIC;
+            self.opt_syncscope()?;
+            self.ordering()?;
+        }
+        self.opt_comma_align()?;
+        if !self.f.types.is_pointer(pty) {
+            return self.c.err_at(pat, "store operand must be a pointer");
+        }
+        if !self.f.types.is_first_class(vty) {
+            return self
+                .c
+                .err_at(at, "store operand must be a first class value");
+        }
+        if let TypeData::TypedPtr { pointee, .. } = self.f.types.data(pty) {
+            if *pointee != vty {
+                return self
+                    .c
+                    .err_at(at, "stored value and pointer type do not match");
+            }
+        }
+        Ok(out)
+    }
+
+    fn parse_cmpxchg(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let mut out = InstOut::new(Opcode::CmpXchg, None);
+        self.c.eat_kw(b"weak");
+        if self.c.eat_kw(b"volatile") {
+            out.flags |= flags::VOLATILE;
+        }
+        let pat = self.c.at();
+        let (pty, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after cmpxchg address")?;
+        let (cty, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after cmpxchg cmp operand")?;
+        let nat = self.c.at();
+        let (nty, _) = self.parse_typed_value()?;
+        self.opt_syncscope()?;
+        self.ordering()?;
+        self.ordering()?;
+        self.opt_comma_align()?;
+        if !self.f.types.is_pointer(pty) {
+            return self.c.err_at(pat, "cmpxchg operand must be a pointer");
+        }
+        if cty != nty {
+            return self
+                .c
+                .err_at(nat, "compare value and new value type do not match");
+        }
+        let i1 = self.f.types.common().i1;
+        let r = self.f.types.intern(TypeData::Struct {
+            fields: vec![cty, i1].into_boxed_slice(),
+            packed: false,
+        });
+        out.ty = Some(r);
+        Ok(out)
+    }
+
+    fn parse_atomicrmw(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        let mut out = InstOut::new(Opcode::AtomicRmw, None);
+        if self.c.eat_kw(b"volatile") {
+            out.flags |= flags::VOLATILE;
+        }
+        if self.c.kind() != Tok::Ident {
+            return self.c.err("expected binary operation in atomicrmw");
+        }
+        self.c.bump();
+        let pat = self.c.at();
+        let (pty, _) = self.parse_typed_value()?;
+        self.expect_comma("expected ',' after atomicrmw address")?;
+        let (vty, _) = self.parse_typed_value()?;
+        self.opt_syncscope()?;
+        self.ordering()?;
+        self.opt_comma_align()?;
+        if !self.f.types.is_pointer(pty) {
+            return self.c.err_at(pat, "atomicrmw operand must be a pointer");
+        }
+        out.ty = Some(vty);
+        Ok(out)
+    }
+
+    fn parse_gep(&mut self) -> PResult<InstOut> {
+        self.c.bump();
+        self.eat_words(|w| matches!(w, b"inbounds" | b"nusw" | b"nuw"));
+        let at = self.c.at();
+        let src_elem = parse_type(self)?;
+        self.expect_comma("expected comma after getelementptr's type")?;
+        let (base, _) = self.parse_typed_value()?;
+        let mut consts = vec![Some(0)];
+        let mut first = true;
+        let mut vlen = sema::vector_len(&self.f.types, base);
+        while self.c.kind() == Tok::Comma && self.c.peek().kind != Tok::MetadataVar {
+            self.c.bump();
+            let iat = self.c.at();
+            let (ity, v) = self.parse_typed_value()?;
+            if !sema::is_int_or_int_vector(&self.f.types, ity) {
+                return self.c.err_at(iat, "getelementptr index must be an integer");
+            }
+            if let Some(l) = sema::vector_len(&self.f.types, ity) {
+                vlen = Some(l);
+            }
+            let lit = match self.f.dfg.values[v].def {
+                ValueDef::Const(t) => int_literal_value(self.f.text(t)),
+                _ => None,
+            };
+            if first {
+                first = false;
+            } else {
+                consts.push(lit);
+            }
+        }
+        match sema::gep_result(&mut self.f.types, src_elem, base, &consts, vlen) {
+            Ok(t) => {
+                let mut out = InstOut::new(Opcode::GetElementPtr, Some(t));
+                out.aux = src_elem;
+                Ok(out)
+            }
+            Err(m) => self.c.err_at(at, m),
+        }
+    }
+
+    fn parse_aggregate(&mut self, insert: bool) -> PResult<InstOut> {
+        self.c.bump();
+        let at = self.c.at();
+        let (agg, _) = self.parse_typed_value()?;
+        let mut elt = None;
+        if insert {
+            self.expect_comma("expected comma after insertvalue operand")?;
+            elt = Some(self.parse_typed_value()?.0);
+        }
+        let mut idx = Vec::new();
+        while self.c.kind() == Tok::Comma && self.c.peek().kind != Tok::MetadataVar {
+            self.c.bump();
+            idx.push(self.c.parse_u64("expected index")?);
+        }
+        let t = match sema::aggregate_index_type(&self.f.types, agg, &idx) {
+            Ok(t) => t,
+            Err(m) => return self.c.err_at(at, m),
+        };
+        match elt {
+            Some(e) if e != t => self
+                .c
+                .err_at(at, "insertvalue operand and field disagree in type"),
+            Some(_) => Ok(InstOut::new(Opcode::InsertValue, Some(agg))),
+            None => Ok(InstOut::new(Opcode::ExtractValue, Some(t))),
+        }
+    }
+}
+
+/// Call-like instructions: `call`, `invoke`, `callbr`.
+impl<'a> FuncReader<'a, '_> {
+    fn parse_call_like(&mut self, op: Opcode) -> PResult<InstOut> {
+        self.c.bump();
+        let mut out = InstOut::new(op, None);
+        if op == Opcode::Call {
+            self.eat_words(is_fmf);
+        }
+        eat_cconv(&mut self.c)?;
+        parse_param_attrs(self)?;
+        let space = parse_opt_addrspace(self)?;
+        let ty_at = self.c.at();
+        let ret = parse_type_or_void(self)?;
+        let explicit = match self.f.types.data(ret) {
+            TypeData::Function { .. } => Some(ret),
+            _ => None,
+        };
+        let callee_at = self.c.at();
+        let callee_tok = self.c.tok;
+        // The callee's type: `ptr` (opaque), or a pointer to the call's function type, which
+        // for the short form needs the argument types first.
+        let known_ty = match explicit {
+            Some(f) => Some(f),
+            None if self.f.types.opaque_mode => None,
+            None => Some(self.prescan_fn_type(ret)?),
+        };
+        let callee_ty = match known_ty {
+            Some(f) => self.f.types.pointer_to_spelled(f, space),
+            None => self.f.types.pointer_to_spelled(ret, space),
+        };
+        self.parse_value(callee_ty)?;
+        let name = if matches!(callee_tok.kind, Tok::GlobalVar) {
+            self.c.tok_text(callee_tok)
+        } else {
+            b""
+        };
+        if name.starts_with(b"@llvm.") {
+            out.flags |= flags::INTRINSIC;
+        }
+        let dbg_kind = debug_intrinsic(name);
+        if dbg_kind.is_some() {
+            self.saw_dbg_call(callee_at as u32);
+        }
+        let (params, vararg) = match known_ty.map(|f| self.f.types.data(f)) {
+            Some(TypeData::Function { params, vararg, .. }) => (Some(params.clone()), *vararg),
+            Some(_) => return self.c.err_at(ty_at, "expected function type"),
+            None => (None, false),
+        };
+        let (md_spans, arg_types) = self.parse_call_args(params.as_deref(), vararg)?;
+        let fn_ty = match known_ty {
+            Some(f) => f,
+            None => self.f.types.intern(TypeData::Function {
+                ret,
+                params: arg_types.into_boxed_slice(),
+                vararg: false,
+            }),
+        };
+        out.extra = md_spans.len() as u32;
+        parse_fn_attrs(self, false)?;
+        self.parse_bundles(&mut out)?;
+        if !out.bundles.is_empty() {
+            out.flags |= flags::HAS_BUNDLES;
+        }
+        if op == Opcode::Invoke {
+            self.c.expect_kw(b"to", "expected 'to' in invoke")?;
+            self.parse_block_ref()?;
+            self.c.expect_kw(b"unwind", "expected 'unwind' in invoke")?;
+            self.parse_block_ref()?;
+        } else if op == Opcode::CallBr {
+            self.c.expect_kw(b"to", "expected 'to' in callbr")?;
+            self.parse_block_ref()?;
+            self.c.expect(Tok::LSquare, "expected '[' in callbr")?;
+            if self.c.kind() != Tok::RSquare {
+                loop {
+                    self.parse_block_ref()?;
+                    if !self.c.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            self.c
+                .expect(Tok::RSquare, "expected ']' at end of block list")?;
+        }
+        out.aux = fn_ty;
+        let fn_ret = match self.f.types.data(fn_ty) {
+            TypeData::Function { ret, .. } => *ret,
+            _ => ret,
+        };
+        out.ty = Some(fn_ret);
+        if let Some(kind) = dbg_kind {
+            out.flags |= flags::DEBUG;
+            out.dbg = Some(self.dbg_var_of_call(kind, &md_spans));
+        }
+        Ok(out)
+    }
+
+    /// For a short-form call `call RET @f(args)`: the function type `RET (arg types)`, read
+    /// ahead without consuming anything (the callee must be checked against it first).
+    fn prescan_fn_type(&mut self, ret: Type) -> PResult<Type> {
+        let saved = self.c.clone();
+        let holes = self.holes;
+        self.holes = false;
+        let r = self.prescan_inner(ret);
+        self.holes = holes;
+        self.c = saved;
+        r
+    }
+
+    fn prescan_inner(&mut self, ret: Type) -> PResult<Type> {
+        // Skip the callee: a name, or a keyword-led constant with its parenthesized body.
+        match self.c.kind() {
+            Tok::GlobalVar | Tok::GlobalId | Tok::LocalVar | Tok::LocalVarId => {
+                self.c.bump();
+            }
+            Tok::Ident if self.c.is_kw(b"asm") => {
+                self.c.bump();
+                while self.c.kind() == Tok::Ident {
+                    self.c.bump();
+                }
+                self.c.expect(Tok::Str, "expected string constant")?;
+                self.c
+                    .expect(Tok::Comma, "expected comma in inline asm expression")?;
+                self.c.expect(Tok::Str, "expected constraint string")?;
+            }
+            Tok::Ident => {
+                while self.c.kind() == Tok::Ident {
+                    self.c.bump();
+                }
+                if self.c.kind() == Tok::LParen {
+                    self.c.skip_balanced()?;
+                }
+            }
+            _ => return self.c.err("expected value token"),
+        }
+        self.c.expect(Tok::LParen, "expected '(' in call")?;
+        let mut params = Vec::new();
+        if self.c.kind() != Tok::RParen {
+            loop {
+                if self.c.kind() == Tok::DotDotDot {
+                    break;
+                }
+                let t = parse_type(self)?;
+                params.push(t);
+                parse_param_attrs(self)?;
+                skip_value(&mut self.c)?;
+                if !self.c.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        Ok(self.f.types.intern(TypeData::Function {
+            ret,
+            params: params.into_boxed_slice(),
+            vararg: false,
+        }))
+    }
+
+    /// `(T [attrs] v, ...)`; returns, per argument, the span of a metadata argument
+    /// (`Text::NONE` for others). Argument values are pushed in order; metadata-only
+    /// arguments get a hidden constant operand, values inside them go to the extras.
+    fn parse_call_args(
+        &mut self,
+        params: Option<&[Type]>,
+        vararg: bool,
+    ) -> PResult<(Vec<Text>, Vec<Type>)> {
+        self.c.expect(Tok::LParen, "expected '(' in call")?;
+        let mut spans = Vec::new();
+        let mut types = Vec::new();
+        let md = self.f.types.common().metadata;
+        while self.c.kind() != Tok::RParen {
+            if !spans.is_empty() {
+                self.expect_comma("expected ',' in argument list")?;
+            }
+            if self.c.eat(Tok::DotDotDot) {
+                if !vararg {
+                    return self
+                        .c
+                        .err("unexpected ellipsis in argument list for non-variadic function");
+                }
+                break;
+            }
+            let at = self.c.at();
+            let ty = parse_type(self)?;
+            parse_param_attrs(self)?;
+            let i = spans.len();
+            types.push(ty);
+            if let Some(params) = params {
+                if let Some(&want) = params.get(i) {
+                    if want != ty {
+                        let msg = format!(
+                            "argument is not of expected type '{}'",
+                            self.f.types.display(want)
+                        );
+                        return self.c.err_at(at, msg);
+                    }
+                } else if !vararg {
+                    return self.c.err_at(at, "too many arguments specified");
+                }
+            }
+            if ty == md {
+                let mat = self.c.at();
+                let direct = !matches!(self.c.kind(), Tok::Exclaim | Tok::MetadataVar);
+                if direct {
+                    // `metadata T v`: the argument is the value itself.
+                    parse_metadata_arg(self)?;
+                } else {
+                    self.md_extras = true;
+                    let r = parse_metadata_arg(self);
+                    self.md_extras = false;
+                    r?;
+                    let text = Text::source(mat, self.c.prev_end as usize);
+                    let v = self.f.dfg.make_value(md, ValueDef::Const(text), Text::NONE);
+                    self.vals.push(v);
+                }
+                spans.push(Text::source(mat, self.c.prev_end as usize));
+            } else {
+                self.parse_value(ty)?;
+                spans.push(Text::NONE);
+            }
+        }
+        if spans.len() < params.map_or(0, |p| p.len()) {
+            return self.c.err("not enough parameters specified for call");
+        }
+        self.c.bump();
+        Ok((spans, types))
+    }
+
+    /// `[ "tag"(T v, ...), ... ]` after a call's attributes.
+    fn parse_bundles(&mut self, out: &mut InstOut) -> PResult<()> {
+        if self.c.kind() != Tok::LSquare {
+            return Ok(());
+        }
+        self.c.bump();
+        loop {
+            let tag = self.c.expect(Tok::Str, "expected operand bundle tag")?;
+            self.c
+                .expect(Tok::LParen, "expected '(' after operand bundle tag")?;
+            let start = self.vals.len() as u32;
+            while self.c.kind() != Tok::RParen {
+                self.parse_typed_value()?;
+                if !self.c.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.c
+                .expect(Tok::RParen, "expected ')' in operand bundle")?;
+            out.bundles.push(Bundle {
+                tag: Text::source(tag.start as usize, tag.end as usize),
+                ops: PoolRange {
+                    start,
+                    len: self.vals.len() as u32 - start,
+                },
+            });
+            if !self.c.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.c
+            .expect(Tok::RSquare, "expected ']' in operand bundle")?;
+        Ok(())
+    }
+
+    fn dbg_var_of_call(&self, kind: DbgKind, spans: &[Text]) -> DbgVar {
+        let md = |i: usize| -> Text {
+            match spans.get(i) {
+                Some(t) if !t.is_none() => strip_metadata_kw(self, *t),
+                _ => Text::NONE,
+            }
+        };
+        let (var, expr) = if kind == DbgKind::Label {
+            (md(0), Text::NONE)
+        } else {
+            (md(1), md(2))
+        };
+        // Operand 1 (after the callee) is the location when it was written `metadata T v`.
+        let loc_operand = if kind != DbgKind::Label && !spans.is_empty() {
+            let first = strip_metadata_kw(self, spans[0]);
+            let s = self.f.text(first);
+            if s.first() == Some(&b'!') {
+                u32::MAX
+            } else {
+                1
+            }
+        } else {
+            u32::MAX
+        };
+        DbgVar {
+            kind,
+            record: false,
+            var,
+            expr,
+            loc: Text::NONE,
+            loc_operand,
+        }
+    }
+}
+
+/// The span after a leading `metadata ` keyword, if any (metadata argument spans start after
+/// the type already, so this only trims whitespace).
+fn strip_metadata_kw(r: &FuncReader<'_, '_>, t: Text) -> Text {
+    let s = r.f.text(t);
+    let trimmed = s.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    Text::source(t.source_offset() + trimmed, t.source_offset() + s.len())
+}
+
+/// The debug intrinsic a callee name denotes.
+pub fn debug_intrinsic(name: &[u8]) -> Option<DbgKind> {
+    Some(match name {
+        b"@llvm.dbg.declare" => DbgKind::Declare,
+        b"@llvm.dbg.value" => DbgKind::Value,
+        b"@llvm.dbg.assign" => DbgKind::Assign,
+        b"@llvm.dbg.addr" => DbgKind::Addr,
+        b"@llvm.dbg.label" => DbgKind::Label,
+        _ => return None,
+    })
+}
+
+/// Skips one value's tokens (up to a `,` or `)` at depth 0).
+fn skip_value(c: &mut super::cursor::Cursor<'_>) -> PResult<()> {
+    let mut depth = 0usize;
+    loop {
+        match c.kind() {
+            Tok::LParen | Tok::LSquare | Tok::LBrace | Tok::Less => depth += 1,
+            Tok::RParen | Tok::RSquare | Tok::RBrace | Tok::Greater => {
+                if depth == 0 {
+                    return Ok(());
+                }
+                depth -= 1;
+            }
+            Tok::Comma if depth == 0 => return Ok(()),
+            Tok::Eof | Tok::Error => return c.err("expected value token"),
+            _ => {}
+        }
+        c.bump();
+    }
+}
+
+/// Whether `v` came from a literal (used by callers that need constant operands).
+#[allow(dead_code)]
+fn is_literal(k: ConstKind) -> bool {
+    k == ConstKind::Int
+}
+
+#[allow(dead_code)]
+fn unused(_: Value) {}

@@ -1,0 +1,183 @@
+//! The reader for LLVM IR text.
+//!
+//! Reading is two passes over the buffer, so that function bodies can be read independently
+//! (and in parallel) against a finished, read-only module context:
+//! 1. [`module`]: every top-level entity except function bodies — globals, declarations,
+//!    function headers, named types, comdats, attribute groups, metadata, summaries — is read
+//!    and checked; bodies are skipped by brace matching and their spans remembered. The result
+//!    is a [`ModuleCtx`] (symbols, types, metadata index) and the module's item list.
+//! 2. [`function`]: each body is read into a [`crate::ir::Function`] against the context.
+//!
+//! Grammar shared by both passes (types, constants, metadata, attributes) is written once,
+//! generic over [`Host`], which each pass implements: the module pass records forward
+//! references to check when the module ends; the function pass checks at once and turns
+//! operands into holes of instruction templates.
+//!
+//! Invariants: errors carry a byte offset and LLVM's message; the first error in file order is
+//! the one reported; input nested deeper than [`cursor::MAX_DEPTH`] is refused, never a crash
+//! (reading runs on a thread with a large stack, see [`with_big_stack`]).
+
+pub mod attrs;
+pub mod constants;
+pub mod constexpr;
+pub mod cursor;
+pub mod function;
+pub mod instructions;
+pub mod metadata;
+pub mod module;
+pub mod sema;
+pub mod types;
+
+use std::sync::Arc;
+
+use self::cursor::{Cursor, PResult, Perr};
+use super::error::ParseError;
+use super::lexer::Token;
+use crate::ir::types::{Type, TypeTable};
+use crate::ir::{Item, Module};
+use crate::util::fxhash::FxHashMap;
+
+pub use module::{FunctionSpan, GlobalKind, GlobalSym, ModuleCtx};
+
+/// What a pass of the reader provides to the shared grammar.
+pub trait Host<'a> {
+    /// The token cursor.
+    fn c(&mut self) -> &mut Cursor<'a>;
+    /// The type table new types go into.
+    fn types(&mut self) -> &mut TypeTable;
+    /// A use of named type `%name` (unescaped) at `off`.
+    fn named_type_use(&mut self, name: &[u8], off: usize) -> PResult<()>;
+    /// A use of the global named by `tok` as a value of type `ty`.
+    fn global_use(&mut self, tok: Token, ty: Type) -> PResult<()>;
+    /// A `blockaddress(@f, %bb)`.
+    fn blockaddress_use(&mut self, func: Token, block: Token) -> PResult<()>;
+    /// A use of metadata node `!N` at `off`.
+    fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()>;
+    /// A use of attribute group `#N`; returns whether the group holds `optnone` (when known).
+    fn attr_group_use(&mut self, id: u32, off: usize) -> PResult<bool>;
+    /// A `Type Value` inside metadata (`!DIArgList(i32 %x)`, `metadata ptr %p`, tuple elements).
+    fn md_value(&mut self, ty: Type) -> PResult<()>;
+    /// A use of comdat `$name` (the token); checked when the module ends.
+    fn comdat_use(&mut self, _tok: Token) -> PResult<()> {
+        Ok(())
+    }
+}
+
+/// Stack size of the threads that read, change and print modules: deep nesting (types and
+/// constants 100,000 levels deep) recurses this far. The memory is reserved, not committed.
+pub const BIG_STACK: usize = 1 << 30;
+
+/// Runs `f` on a thread with a [`BIG_STACK`]-sized stack and returns its result.
+pub fn with_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(BIG_STACK)
+            .spawn_scoped(s, f)
+            .expect("cannot start the reader thread")
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// Renders an internal error against the source.
+pub fn render(source: &[u8], e: Perr) -> ParseError {
+    let (off, msg) = *e.0;
+    ParseError::at(source, off, msg)
+}
+
+/// Reads a whole module (all function bodies, in parallel on up to `threads` threads).
+pub fn parse_with(source: Arc<[u8]>, threads: usize) -> Result<Module, ParseError> {
+    with_big_stack(|| parse_on_this_thread(source, threads))
+}
+
+/// Reads a whole module.
+pub fn parse(source: Arc<[u8]>) -> Result<Module, ParseError> {
+    parse_with(source, crate::pipeline::default_threads())
+}
+
+fn parse_on_this_thread(source: Arc<[u8]>, threads: usize) -> Result<Module, ParseError> {
+    let src: &[u8] = &source;
+    let (ctx, items) = module::read_module(src).map_err(|e| render(src, e))?;
+    let ctx = Arc::new(ctx);
+    let results = parse_functions(&source, &ctx, threads);
+    let mut m = Module::new(source.clone());
+    m.types = ctx.types.clone();
+    m.ctx = Some(ctx.clone());
+    let mut first_err: Option<Perr> = None;
+    let mut funcs = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(f) => funcs.push(f),
+            Err(e) => {
+                if first_err.as_ref().map_or(true, |f| e.0 .0 < f.0 .0) {
+                    first_err = Some(e);
+                }
+            }
+        }
+    }
+    if let Some(e) = first_err {
+        return Err(render(src, e));
+    }
+    if let Err(e) = function::check_module_end(&ctx, &funcs) {
+        return Err(render(src, e));
+    }
+    let mut next = funcs.into_iter();
+    for it in items {
+        match it {
+            module::ItemSpan::Text(s, e) => {
+                m.items.push(Item::Text(crate::ir::Text::source(s, e)));
+            }
+            module::ItemSpan::Function(_) => {
+                let f = next.next().expect("one parsed function per body");
+                m.push_function(f);
+            }
+        }
+    }
+    Ok(m)
+}
+
+/// Reads every function body of `ctx`, on up to `threads` threads, in module order.
+pub fn parse_functions(
+    source: &Arc<[u8]>,
+    ctx: &Arc<ModuleCtx>,
+    threads: usize,
+) -> Vec<PResult<crate::ir::Function>> {
+    let n = ctx.functions.len();
+    let one = |i: usize| function::read_function(source, ctx, i);
+    if threads <= 1 || n < 2 {
+        return (0..n).map(one).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<PResult<crate::ir::Function>>>> =
+        (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(n) {
+            s_spawn(s, || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let r = one(i);
+                *slots[i].lock().unwrap() = Some(r);
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| m.into_inner().unwrap().expect("every body read"))
+        .collect()
+}
+
+/// Spawns a scoped worker with the big stack.
+pub fn s_spawn<'scope, 'env, F>(s: &'scope std::thread::Scope<'scope, 'env>, f: F)
+where
+    F: FnOnce() + Send + 'scope,
+{
+    std::thread::Builder::new()
+        .stack_size(BIG_STACK)
+        .spawn_scoped(s, f)
+        .expect("cannot start a worker thread");
+}
+
+/// A name-keyed map of the input's symbols (unescaped names; numbered ones as `\0N`).
+pub type SymbolMap<V> = FxHashMap<Box<[u8]>, V>;

@@ -1,0 +1,978 @@
+//! The module pass of the reader: every top-level entity but function bodies.
+//!
+//! It reads and checks source_filename, target lines, module asm, named types, comdats,
+//! globals, aliases, ifuncs, function declarations and headers, attribute groups, metadata
+//! definitions, named metadata, use-list orders and summary entries; it skips each function
+//! body by brace matching and remembers its span. Forward references (globals, named types,
+//! metadata, comdats) are recorded at their first use and checked when the module ends, as
+//! LLVM does. Output: a [`ModuleCtx`] and the module's items as spans.
+//!
+//! Invariant: after a successful pass, every global, named type and metadata node any body
+//! can name is in the context, so bodies read against it need no further module-level state.
+
+use std::sync::Arc;
+
+use super::attrs::{parse_fn_attrs, parse_global_prefix};
+use super::constants::{parse_const, parse_typed_const};
+use super::cursor::{Cursor, PResult};
+use super::function::parse_header;
+use super::metadata::parse_md_node_ref;
+use super::types::{parse_opt_addrspace, parse_type};
+use super::{Host, SymbolMap};
+use crate::ir::types::{Type, TypeData, TypeTable};
+use crate::text::lexer::{parse_u32, Tok, Token};
+use crate::text::names::name_key;
+use crate::util::fxhash::{FxHashMap, FxHashSet};
+
+/// What a global symbol is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GlobalKind {
+    /// `@g = global/constant ...`
+    Variable,
+    /// `define` / `declare`
+    Function,
+    /// `@a = alias ...`
+    Alias,
+    /// `@f = ifunc ...`
+    IFunc,
+}
+
+/// A global symbol of the module.
+#[derive(Clone, Copy, Debug)]
+pub struct GlobalSym {
+    /// What it is.
+    pub kind: GlobalKind,
+    /// The type of `@g` used as a value (`ptr`, `ptr addrspace(1)`, `i32*`, `i32 (i8*)*`).
+    pub ptr_ty: Type,
+    /// The global's value type; for functions, the function type.
+    pub value_ty: Type,
+    /// Whether this is a function definition (not a declaration).
+    pub is_definition: bool,
+    /// Byte offset of the definition's name.
+    pub at: u32,
+}
+
+/// A function definition's span.
+#[derive(Clone, Copy, Debug)]
+pub struct FunctionSpan {
+    /// Offset of the `define` keyword.
+    pub start: u32,
+    /// Offset just after the closing `}` (the end of input for an unterminated body).
+    pub end: u32,
+}
+
+/// A metadata node definition `!N = [distinct] ...`.
+#[derive(Clone, Copy, Debug)]
+pub struct MdNode {
+    /// Span of the node itself (`!{...}` or `!DIxxx(...)`), after `distinct`.
+    pub start: u32,
+    /// End of that span.
+    pub end: u32,
+    /// Whether it was declared `distinct`.
+    pub distinct: bool,
+}
+
+/// The read-only module context function bodies are read and changed against.
+#[derive(Debug)]
+pub struct ModuleCtx {
+    /// Module-level types (the parent of every function's table).
+    pub types: Arc<TypeTable>,
+    /// Global symbols by unescaped name (numbered ones as `\0` + digits).
+    pub globals: SymbolMap<GlobalSym>,
+    /// Metadata node definitions by number.
+    pub metadata: FxHashMap<u32, MdNode>,
+    /// The largest metadata number defined (new nodes are numbered after it).
+    pub max_metadata_id: Option<u32>,
+    /// Attribute groups: whether each holds `optnone`.
+    pub attr_groups: FxHashMap<u32, bool>,
+    /// Function definitions in order.
+    pub functions: Vec<FunctionSpan>,
+    /// Pointer size in bits for address space 0 (from the datalayout; 64 by default).
+    pub ptr_bits: u64,
+    /// Whether the module declares each of these (so passes know what to add).
+    pub declared: FxHashSet<Box<[u8]>>,
+    /// Largest unnamed attribute group number (new groups are numbered after it).
+    pub max_attr_group: Option<u32>,
+    /// Address space of `alloca` results (the datalayout's `A<n>`; 0 by default).
+    pub alloca_addrspace: u32,
+}
+
+impl ModuleCtx {
+    /// The symbol of the global written `written` (`@x`, `@"x y"`, `@3`).
+    pub fn global(&self, written: &[u8]) -> Option<&GlobalSym> {
+        self.globals.get(&*global_key(written))
+    }
+
+    /// The text of metadata node `!id` in `source`.
+    pub fn metadata_text<'s>(&self, source: &'s [u8], id: u32) -> Option<&'s [u8]> {
+        self.metadata
+            .get(&id)
+            .map(|n| &source[n.start as usize..n.end as usize])
+    }
+}
+
+/// The key of a global's written name in [`ModuleCtx::globals`].
+pub fn global_key(written: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if written.len() > 1 && written[1].is_ascii_digit() {
+        let mut k = vec![0u8];
+        k.extend_from_slice(&written[1..]);
+        return std::borrow::Cow::Owned(k);
+    }
+    name_key(written)
+}
+
+/// A top-level item as a span of the source.
+#[derive(Clone, Copy, Debug)]
+pub enum ItemSpan {
+    /// Verbatim text `[start, end)`.
+    Text(usize, usize),
+    /// Function definition number `n` (index into [`ModuleCtx::functions`]).
+    Function(usize),
+}
+
+/// The module pass's state.
+pub(super) struct ModuleReader<'a> {
+    c: Cursor<'a>,
+    types: TypeTable,
+    globals: SymbolMap<GlobalSym>,
+    fwd_globals: SymbolMap<(Type, u32)>,
+    pending_types: SymbolMap<u32>,
+    md_defs: FxHashMap<u32, MdNode>,
+    md_uses: Vec<(u32, u32)>,
+    attr_groups: FxHashMap<u32, bool>,
+    comdats: FxHashSet<Box<[u8]>>,
+    comdat_uses: Vec<(Box<[u8]>, u32)>,
+    functions: Vec<FunctionSpan>,
+    items: Vec<ItemSpan>,
+    next_global_id: u32,
+    ptr_bits: u64,
+    alloca_addrspace: u32,
+    /// Inside a header's `personality`/`prefix` constants the reader must not treat `@f` as
+    /// defined yet: nothing special, kept for clarity of forward-reference handling.
+    in_function_header: bool,
+}
+
+impl<'a> Host<'a> for ModuleReader<'a> {
+    fn c(&mut self) -> &mut Cursor<'a> {
+        &mut self.c
+    }
+    fn types(&mut self) -> &mut TypeTable {
+        &mut self.types
+    }
+    fn named_type_use(&mut self, name: &[u8], off: usize) -> PResult<()> {
+        if self.types.named_body(name).is_none() && self.types.alias(name).is_none() {
+            self.pending_types.entry(name.into()).or_insert(off as u32);
+        }
+        Ok(())
+    }
+    fn global_use(&mut self, tok: Token, ty: Type) -> PResult<()> {
+        let written = self.c.tok_text(tok);
+        let key = global_key(written);
+        let found = self
+            .globals
+            .get(&*key)
+            .map(|g| g.ptr_ty)
+            .or_else(|| self.fwd_globals.get(&*key).map(|f| f.0));
+        match found {
+            Some(t) if t == ty => Ok(()),
+            Some(t) => {
+                let msg = format!(
+                    "'{}' defined with type '{}' but expected '{}'",
+                    String::from_utf8_lossy(written),
+                    self.types.display(t),
+                    self.types.display(ty)
+                );
+                self.c.err_at(tok.start as usize, msg)
+            }
+            None => {
+                self.fwd_globals
+                    .insert(key.into_owned().into_boxed_slice(), (ty, tok.start));
+                Ok(())
+            }
+        }
+    }
+    fn blockaddress_use(&mut self, _func: Token, _block: Token) -> PResult<()> {
+        // Checked against the function bodies once they are read (see `function`).
+        Ok(())
+    }
+    fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()> {
+        if !self.md_defs.contains_key(&id) {
+            self.md_uses.push((id, off as u32));
+        }
+        Ok(())
+    }
+    fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<bool> {
+        Ok(self.attr_groups.get(&id).copied().unwrap_or(false))
+    }
+    fn md_value(&mut self, ty: Type) -> PResult<()> {
+        if matches!(self.c.kind(), Tok::LocalVar | Tok::LocalVarId) {
+            return self.c.err("invalid use of function-local name");
+        }
+        parse_const(self, ty).map(|_| ())
+    }
+    fn comdat_use(&mut self, tok: Token) -> PResult<()> {
+        let key = name_key(self.c.tok_text(tok))
+            .into_owned()
+            .into_boxed_slice();
+        self.comdat_uses.push((key, tok.start));
+        Ok(())
+    }
+}
+
+/// Whether the module spells pointers `ptr` anywhere (then typed spellings read as `ptr`).
+/// A cheap scan for the keyword; a false positive only makes the reader accept typed
+/// spellings as `ptr`, which LLVM 15+ does too.
+pub fn uses_opaque_pointers(src: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(p) = find(&src[i..], b"ptr") {
+        let at = i + p;
+        let before = if at == 0 { b' ' } else { src[at - 1] };
+        let after = src.get(at + 3).copied().unwrap_or(b' ');
+        let ident = |c: u8| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, b'_' | b'.' | b'$' | b'-' | b'%' | b'@' | b'"' | b'\\')
+        };
+        if !ident(before) && !ident(after) {
+            return true;
+        }
+        i = at + 3;
+    }
+    false
+}
+
+fn find(h: &[u8], n: &[u8]) -> Option<usize> {
+    h.windows(n.len()).position(|w| w == n)
+}
+
+/// Reads the module-level entities of `src`.
+pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
+    let mut types = TypeTable::new();
+    types.opaque_mode = uses_opaque_pointers(src);
+    let mut r = ModuleReader {
+        c: Cursor::new(src, 0),
+        types,
+        globals: SymbolMap::default(),
+        fwd_globals: SymbolMap::default(),
+        pending_types: SymbolMap::default(),
+        md_defs: FxHashMap::default(),
+        md_uses: Vec::new(),
+        attr_groups: FxHashMap::default(),
+        comdats: FxHashSet::default(),
+        comdat_uses: Vec::new(),
+        functions: Vec::new(),
+        items: Vec::new(),
+        next_global_id: 0,
+        ptr_bits: 64,
+        alloca_addrspace: 0,
+        in_function_header: false,
+    };
+    let mut text_start = 0usize;
+    loop {
+        if r.c.kind() == Tok::Eof {
+            break;
+        }
+        if r.c.is_kw(b"define") {
+            let start = r.c.at();
+            if start > text_start {
+                r.items.push(ItemSpan::Text(text_start, start));
+            }
+            let end = r.read_define()?;
+            r.items.push(ItemSpan::Function(r.functions.len() - 1));
+            text_start = end;
+            if end >= src.len() {
+                break;
+            }
+            continue;
+        }
+        r.read_entity()?;
+    }
+    if src.len() > text_start {
+        r.items.push(ItemSpan::Text(text_start, src.len()));
+    }
+    r.finish()
+}
+
+impl<'a> ModuleReader<'a> {
+    fn read_entity(&mut self) -> PResult<()> {
+        match self.c.kind() {
+            Tok::Ident => {
+                let w = self.c.text();
+                match w {
+                    b"declare" => self.read_declare(),
+                    b"target" => self.read_target(),
+                    b"source_filename" => {
+                        self.c.bump();
+                        self.c
+                            .expect(Tok::Equal, "expected '=' after source_filename")?;
+                        self.c.expect(Tok::Str, "expected string")?;
+                        Ok(())
+                    }
+                    b"module" => {
+                        self.c.bump();
+                        self.c.expect_kw(b"asm", "expected 'module asm'")?;
+                        self.c.expect(Tok::Str, "expected string")?;
+                        Ok(())
+                    }
+                    b"attributes" => self.read_attr_group(),
+                    b"uselistorder" | b"uselistorder_bb" => self.read_uselistorder(),
+                    b"deplibs" => {
+                        self.c.bump();
+                        self.c.expect(Tok::Equal, "expected '=' after deplibs")?;
+                        self.c.skip_balanced()
+                    }
+                    _ => self.c.err("expected top-level entity"),
+                }
+            }
+            Tok::LocalVar | Tok::LocalVarId => self.read_type_def(),
+            Tok::GlobalVar | Tok::GlobalId => self.read_global(),
+            Tok::ComdatVar => self.read_comdat(),
+            Tok::MetadataVar => self.read_named_metadata(),
+            Tok::Exclaim => self.read_metadata_def(),
+            Tok::SummaryId => self.read_summary(),
+            _ => self.c.err("expected top-level entity"),
+        }
+    }
+
+    fn read_target(&mut self) -> PResult<()> {
+        self.c.bump();
+        let which = self.c.text();
+        if !(self.c.kind() == Tok::Ident && (which == b"triple" || which == b"datalayout")) {
+            return self.c.err("unknown target property");
+        }
+        self.c.bump();
+        self.c
+            .expect(Tok::Equal, "expected '=' after target triple")?;
+        let s = self.c.expect(Tok::Str, "expected string")?;
+        if which == b"datalayout" {
+            let text = self.c.tok_text(s);
+            self.ptr_bits = pointer_bits(&text[1..text.len() - 1]);
+            self.alloca_addrspace = alloca_space(&text[1..text.len() - 1]);
+        }
+        Ok(())
+    }
+
+    fn read_attr_group(&mut self) -> PResult<()> {
+        self.c.bump();
+        let t = self
+            .c
+            .expect(Tok::AttrGrpId, "expected attribute group id")?;
+        let id = self.c.id_of(t);
+        self.c.expect(Tok::Equal, "expected '=' here")?;
+        self.c.expect(Tok::LBrace, "expected '{' here")?;
+        let optnone = parse_fn_attrs(self, true)?;
+        self.c
+            .expect(Tok::RBrace, "expected end of attribute group")?;
+        self.attr_groups.insert(id, optnone);
+        Ok(())
+    }
+
+    fn read_uselistorder(&mut self) -> PResult<()> {
+        let bb = self.c.is_kw(b"uselistorder_bb");
+        self.c.bump();
+        if bb {
+            let g = self.c.bump();
+            if !matches!(g.kind, Tok::GlobalVar | Tok::GlobalId) {
+                return self.c.err_at(
+                    g.start as usize,
+                    "expected function name in uselistorder_bb",
+                );
+            }
+            self.c
+                .expect(Tok::Comma, "expected comma in uselistorder_bb directive")?;
+            let b = self.c.bump();
+            if !matches!(b.kind, Tok::LocalVar | Tok::LocalVarId) {
+                return self.c.err_at(
+                    b.start as usize,
+                    "expected basic block name in uselistorder_bb",
+                );
+            }
+        } else {
+            parse_typed_const(self)?;
+        }
+        self.c
+            .expect(Tok::Comma, "expected comma in uselistorder directive")?;
+        self.read_index_list()
+    }
+
+    fn read_index_list(&mut self) -> PResult<()> {
+        self.c.expect(Tok::LBrace, "expected '{' here")?;
+        loop {
+            self.c.parse_u32("expected index value")?;
+            if !self.c.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.c.expect(Tok::RBrace, "expected '}' here")?;
+        Ok(())
+    }
+
+    /// `%T = type ...`
+    fn read_type_def(&mut self) -> PResult<()> {
+        let t = self.c.bump();
+        let name = name_key(self.c.tok_text(t)).into_owned();
+        self.c.expect(Tok::Equal, "expected '=' after name")?;
+        self.c.expect_kw(b"type", "expected 'type' after '='")?;
+        let redefined = || format!("redefinition of type");
+        if self.c.is_kw(b"opaque") {
+            self.c.bump();
+            if self.types.named_body(&name).is_some() {
+                return self.c.err_at(t.start as usize, redefined());
+            }
+            self.types.define_named(&name, None);
+        } else if self.c.kind() == Tok::LBrace
+            || (self.c.kind() == Tok::Less && self.c.peek().kind == Tok::LBrace)
+        {
+            let packed = self.c.eat(Tok::Less);
+            // Define the name first: bodies may refer to themselves (`%T*` inside `%T`).
+            if matches!(self.types.named_body(&name), Some(Some(_))) {
+                return self.c.err_at(t.start as usize, redefined());
+            }
+            let fields = super::types::parse_struct_fields(self)?;
+            if packed {
+                self.c
+                    .expect(Tok::Greater, "expected '>' in packed struct")?;
+            }
+            let body = self.types.intern(TypeData::Struct {
+                fields: fields.into_boxed_slice(),
+                packed,
+            });
+            self.types.define_named(&name, Some(body));
+        } else {
+            let ty = parse_type(self)?;
+            if self.types.named_body(&name).is_some() || self.types.alias(&name).is_some() {
+                return self.c.err_at(t.start as usize, redefined());
+            }
+            self.types.define_alias(&name, ty);
+        }
+        self.pending_types.remove(&name[..]);
+        Ok(())
+    }
+
+    /// `$c = comdat kind`
+    fn read_comdat(&mut self) -> PResult<()> {
+        let t = self.c.bump();
+        let key = name_key(self.c.tok_text(t)).into_owned().into_boxed_slice();
+        self.c.expect(Tok::Equal, "expected '=' here")?;
+        self.c.expect_kw(b"comdat", "expected comdat keyword")?;
+        if !matches!(
+            self.c.text(),
+            b"any" | b"exactmatch" | b"largest" | b"nodeduplicate" | b"noduplicates" | b"samesize"
+        ) {
+            return self.c.err("unknown selection kind");
+        }
+        self.c.bump();
+        if !self.comdats.insert(key) {
+            return self.c.err_at(t.start as usize, "redefinition of comdat");
+        }
+        Ok(())
+    }
+
+    /// `comdat` or `comdat($name)` after a global or function; the current token is `comdat`.
+    pub(super) fn read_comdat_ref(&mut self) -> PResult<()> {
+        self.c.bump();
+        if self.c.eat(Tok::LParen) {
+            let t = self.c.expect(Tok::ComdatVar, "expected comdat variable")?;
+            let key = name_key(self.c.tok_text(t)).into_owned().into_boxed_slice();
+            self.comdat_uses.push((key, t.start));
+            self.c
+                .expect(Tok::RParen, "expected ')' after comdat var")?;
+        }
+        Ok(())
+    }
+
+    /// `!name = !{ !N, ... }`
+    fn read_named_metadata(&mut self) -> PResult<()> {
+        self.c.bump();
+        self.c.expect(Tok::Equal, "expected '=' here")?;
+        self.c.expect(Tok::Exclaim, "Expected '!' here")?;
+        self.c.expect(Tok::LBrace, "Expected '{' here")?;
+        if !self.c.eat(Tok::RBrace) {
+            loop {
+                if self.c.kind() == Tok::MetadataVar {
+                    parse_md_node_ref(self)?;
+                } else {
+                    self.c.expect(Tok::Exclaim, "Expected '!' here")?;
+                    let t = self.c.bump();
+                    match (t.kind, parse_u32(self.c.tok_text(t))) {
+                        (Tok::Int, Some(id)) => self.metadata_use(id, t.start as usize - 1)?,
+                        _ => return self.c.err_at(t.start as usize, "expected metadata node"),
+                    }
+                }
+                if !self.c.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.c
+                .expect(Tok::RBrace, "expected end of metadata node")?;
+        }
+        Ok(())
+    }
+
+    /// `!N = [distinct] node`
+    fn read_metadata_def(&mut self) -> PResult<()> {
+        let at = self.c.at();
+        self.c.bump();
+        let id = match (self.c.kind(), parse_u32(self.c.text())) {
+            (Tok::Int, Some(id)) => id,
+            _ => return self.c.err("expected metadata number"),
+        };
+        self.c.bump();
+        self.c.expect(Tok::Equal, "expected '=' here")?;
+        let distinct = self.c.eat_kw(b"distinct");
+        let start = self.c.at();
+        match self.c.kind() {
+            Tok::MetadataVar => parse_md_node_ref(self)?,
+            Tok::Exclaim if self.c.peek().kind == Tok::LBrace => parse_md_node_ref(self)?,
+            _ => return self.c.err("Expected '!' here"),
+        }
+        let end = self.c.prev_end;
+        if self
+            .md_defs
+            .insert(
+                id,
+                MdNode {
+                    start: start as u32,
+                    end,
+                    distinct,
+                },
+            )
+            .is_some()
+        {
+            return self.c.err_at(at, "Metadata id is already used");
+        }
+        Ok(())
+    }
+
+    /// `^N = kind: (...)` summary entries, checked for balance only.
+    fn read_summary(&mut self) -> PResult<()> {
+        self.c.bump();
+        self.c.expect(Tok::Equal, "expected '=' here")?;
+        match self.c.kind() {
+            Tok::LabelStr => {
+                self.c.bump();
+            }
+            Tok::Ident => {
+                self.c.bump();
+                self.c.expect(Tok::Colon, "expected ':' here")?;
+            }
+            _ => return self.c.err("unexpected summary kind"),
+        }
+        match self.c.kind() {
+            Tok::LParen => self.c.skip_balanced(),
+            Tok::Int => {
+                self.c.bump();
+                Ok(())
+            }
+            _ => self.c.err("expected '(' here"),
+        }
+    }
+
+    /// Registers a global definition, checking redefinitions and earlier forward uses.
+    fn define_global(&mut self, tok: Token, sym: GlobalSym) -> PResult<()> {
+        let written = self.c.tok_text(tok);
+        if tok.kind == Tok::GlobalId {
+            let n = self.c.id_of(tok);
+            if n < self.next_global_id {
+                let msg = format!(
+                    "{} expected to be numbered '@{}' or greater",
+                    if sym.kind == GlobalKind::Function {
+                        "function"
+                    } else {
+                        "global"
+                    },
+                    self.next_global_id
+                );
+                return self.c.err_at(tok.start as usize, msg);
+            }
+            self.next_global_id = n.saturating_add(1);
+        }
+        let key = global_key(written).into_owned().into_boxed_slice();
+        if let Some((fty, _)) = self.fwd_globals.remove(&key) {
+            if fty != sym.ptr_ty {
+                let msg = format!(
+                    "forward reference and definition of global have different types: used as '{}' but defined as '{}'",
+                    self.types.display(fty),
+                    self.types.display(sym.ptr_ty)
+                );
+                return self.c.err_at(tok.start as usize, msg);
+            }
+        }
+        if let Some(old) = self.globals.get(&key) {
+            let name = String::from_utf8_lossy(&written[1..]).into_owned();
+            let redecl_ok = old.kind == GlobalKind::Function
+                && sym.kind == GlobalKind::Function
+                && !(old.is_definition && sym.is_definition)
+                && old.value_ty == sym.value_ty;
+            if !redecl_ok {
+                let msg = if sym.kind == GlobalKind::Function {
+                    format!("invalid redefinition of function '{name}'")
+                } else {
+                    format!("redefinition of global '@{name}'")
+                };
+                return self.c.err_at(tok.start as usize, msg);
+            }
+            if !sym.is_definition {
+                return Ok(());
+            }
+        }
+        self.globals.insert(key, sym);
+        Ok(())
+    }
+
+    /// `@g = [prefix] (global|constant|alias|ifunc) ...`
+    fn read_global(&mut self) -> PResult<()> {
+        let name = self.c.bump();
+        self.c.expect(Tok::Equal, "expected '=' after name")?;
+        let linkage = parse_global_prefix(&mut self.c)?;
+        let space = parse_opt_addrspace(self)?;
+        // `externally_initialized` may follow the address space.
+        parse_global_prefix(&mut self.c)?;
+        if self.c.is_kw(b"alias") || self.c.is_kw(b"ifunc") {
+            return self.read_alias(name);
+        }
+        if !(self.c.is_kw(b"global") || self.c.is_kw(b"constant")) {
+            return self.c.err("expected 'global' or 'constant'");
+        }
+        self.c.bump();
+        let ty_at = self.c.at();
+        let ty = parse_type(self)?;
+        if matches!(
+            self.types.data(ty),
+            TypeData::Function { .. } | TypeData::Label | TypeData::Metadata | TypeData::Token
+        ) {
+            return self.c.err_at(ty_at, "invalid type for global variable");
+        }
+        let ptr_ty = self.pointer_type(ty, space);
+        self.define_global(
+            name,
+            GlobalSym {
+                kind: GlobalKind::Variable,
+                ptr_ty,
+                value_ty: ty,
+                is_definition: true,
+                at: name.start,
+            },
+        )?;
+        let declaration = matches!(linkage, b"external" | b"extern_weak");
+        if !declaration {
+            parse_const(self, ty)?;
+        }
+        self.read_global_tail()
+    }
+
+    /// `, section "x"`, `, comdat(...)`, `, align N`, `, !kind !N`, ... and trailing `#N`.
+    fn read_global_tail(&mut self) -> PResult<()> {
+        while self.c.eat(Tok::Comma) {
+            match self.c.kind() {
+                Tok::MetadataVar => {
+                    self.c.bump();
+                    parse_md_node_ref(self)?;
+                }
+                Tok::Ident => {
+                    let w = self.c.text();
+                    match w {
+                        b"section" | b"partition" | b"code_model" => {
+                            self.c.bump();
+                            self.c.expect(Tok::Str, "expected string")?;
+                        }
+                        b"comdat" => self.read_comdat_ref()?,
+                        b"align" => {
+                            self.c.bump();
+                            if self.c.eat(Tok::LParen) {
+                                self.c.parse_u64("expected alignment")?;
+                                self.c.expect(Tok::RParen, "expected ')'")?;
+                            } else {
+                                self.c.parse_u64("expected alignment")?;
+                            }
+                        }
+                        b"no_sanitize_address"
+                        | b"no_sanitize_hwaddress"
+                        | b"sanitize_address_dyninit"
+                        | b"sanitize_memtag" => {
+                            self.c.bump();
+                        }
+                        _ => return self.c.err("unknown global variable property!"),
+                    }
+                }
+                _ => {
+                    return self
+                        .c
+                        .err("expected metadata attachment or global property")
+                }
+            }
+        }
+        parse_fn_attrs(self, false)?;
+        Ok(())
+    }
+
+    /// `alias T, T2 @aliasee` / `ifunc T, T2 @resolver` after the prefix.
+    fn read_alias(&mut self, name: Token) -> PResult<()> {
+        let ifunc = self.c.is_kw(b"ifunc");
+        self.c.bump();
+        let ty = parse_type(self)?;
+        self.c
+            .expect(Tok::Comma, "expected comma after alias or ifunc's type")?;
+        let (aliasee_ty, _) = parse_typed_const(self)?;
+        let ptr_ty = if self.types.opaque_mode {
+            aliasee_ty
+        } else {
+            let space = match self.types.data(aliasee_ty) {
+                TypeData::TypedPtr { addrspace, .. } => *addrspace,
+                _ => 0,
+            };
+            self.pointer_type(ty, space)
+        };
+        if !self.types.is_pointer(aliasee_ty) {
+            return self.c.err("An alias or ifunc must have pointer type");
+        }
+        self.define_global(
+            name,
+            GlobalSym {
+                kind: if ifunc {
+                    GlobalKind::IFunc
+                } else {
+                    GlobalKind::Alias
+                },
+                ptr_ty,
+                value_ty: ty,
+                is_definition: true,
+                at: name.start,
+            },
+        )?;
+        while self.c.eat(Tok::Comma) {
+            if self.c.eat_kw(b"partition") {
+                self.c.expect(Tok::Str, "expected string")?;
+            } else if self.c.kind() == Tok::MetadataVar {
+                self.c.bump();
+                parse_md_node_ref(self)?;
+            } else {
+                return self.c.err("unknown alias or ifunc property!");
+            }
+        }
+        Ok(())
+    }
+
+    /// The type of `@g` for a global of value type `ty` in `space`.
+    fn pointer_type(&mut self, ty: Type, space: u32) -> Type {
+        self.types.pointer_to_spelled(ty, space)
+    }
+
+    /// `declare ...`
+    fn read_declare(&mut self) -> PResult<()> {
+        self.c.bump();
+        while self.c.kind() == Tok::MetadataVar {
+            self.c.bump();
+            parse_md_node_ref(self)?;
+        }
+        let h = parse_header(self, false)?;
+        let ptr_ty = self.pointer_type(h.fn_ty, h.addrspace);
+        self.define_global(
+            h.name,
+            GlobalSym {
+                kind: GlobalKind::Function,
+                ptr_ty,
+                value_ty: h.fn_ty,
+                is_definition: false,
+                at: h.name.start,
+            },
+        )
+    }
+
+    /// `define ... { body }`: reads the header, skips the body. Returns the end offset.
+    fn read_define(&mut self) -> PResult<usize> {
+        let start = self.c.at();
+        self.c.bump();
+        self.in_function_header = true;
+        let h = parse_header(self, true)?;
+        self.in_function_header = false;
+        let ptr_ty = self.pointer_type(h.fn_ty, h.addrspace);
+        self.define_global(
+            h.name,
+            GlobalSym {
+                kind: GlobalKind::Function,
+                ptr_ty,
+                value_ty: h.fn_ty,
+                is_definition: true,
+                at: h.name.start,
+            },
+        )?;
+        if self.c.kind() != Tok::LBrace {
+            return self.c.err("expected '{' in function body");
+        }
+        let end = skip_body(self.c.src, self.c.at());
+        self.functions.push(FunctionSpan {
+            start: start as u32,
+            end: end as u32,
+        });
+        self.c.seek(end);
+        Ok(end)
+    }
+
+    /// Checks what could only be checked at the end and builds the context.
+    fn finish(self) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
+        let mut first: Option<(u32, String)> = None;
+        let mut note = |off: u32, msg: String| {
+            if first.as_ref().map_or(true, |f| off < f.0) {
+                first = Some((off, msg));
+            }
+        };
+        for (name, &off) in &self.pending_types {
+            if self.types.named_body(name).is_none() && self.types.alias(name).is_none() {
+                note(
+                    off,
+                    format!(
+                        "use of undefined type named '{}'",
+                        String::from_utf8_lossy(name)
+                    ),
+                );
+            }
+        }
+        for (name, &(_, off)) in &self.fwd_globals {
+            let shown = if name.first() == Some(&0) {
+                &name[1..]
+            } else {
+                &name[..]
+            };
+            note(
+                off,
+                format!(
+                    "use of undefined value '@{}'",
+                    String::from_utf8_lossy(shown)
+                ),
+            );
+        }
+        for &(id, off) in &self.md_uses {
+            if !self.md_defs.contains_key(&id) {
+                note(off, format!("use of undefined metadata '!{id}'"));
+            }
+        }
+        for (name, off) in &self.comdat_uses {
+            if !self.comdats.contains(name) {
+                note(
+                    *off,
+                    format!(
+                        "use of undefined comdat '${}'",
+                        String::from_utf8_lossy(name)
+                    ),
+                );
+            }
+        }
+        if let Some((off, msg)) = first {
+            return self.c.err_at(off as usize, msg);
+        }
+        let declared = self.globals.keys().cloned().collect();
+        let max_metadata_id = self.md_defs.keys().copied().max();
+        let max_attr_group = self.attr_groups.keys().copied().max();
+        Ok((
+            ModuleCtx {
+                types: Arc::new(self.types),
+                globals: self.globals,
+                metadata: self.md_defs,
+                max_metadata_id,
+                attr_groups: self.attr_groups,
+                functions: self.functions,
+                ptr_bits: self.ptr_bits,
+                declared,
+                max_attr_group,
+                alloca_addrspace: self.alloca_addrspace,
+            },
+            self.items,
+        ))
+    }
+}
+
+/// Pointer size for address space 0 from a datalayout string (`p:32:32`, `p0:64:64`).
+fn pointer_bits(dl: &[u8]) -> u64 {
+    for spec in dl.split(|&c| c == b'-') {
+        let rest = if let Some(r) = spec.strip_prefix(b"p0:") {
+            r
+        } else if let Some(r) = spec.strip_prefix(b"p:") {
+            r
+        } else {
+            continue;
+        };
+        let size = rest.split(|&c| c == b':').next().unwrap_or(b"64");
+        if let Some(n) = std::str::from_utf8(size).ok().and_then(|s| s.parse().ok()) {
+            return n;
+        }
+    }
+    64
+}
+
+/// The address space of allocas from a datalayout string (`A5`).
+fn alloca_space(dl: &[u8]) -> u32 {
+    dl.split(|&c| c == b'-')
+        .find_map(|s| s.strip_prefix(b"A"))
+        .and_then(|n| std::str::from_utf8(n).ok()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The offset just after the `}` matching the `{` at `open`, skipping strings and comments;
+/// the end of input if there is none (the body reader then reports where it breaks).
+pub fn skip_body(src: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < src.len() {
+        match src[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'"' => match src[i + 1..].iter().position(|&c| c == b'"') {
+                Some(p) => i += p + 1,
+                None => return src.len(),
+            },
+            b';' => match src[i..].iter().position(|&c| c == b'\n' || c == b'\r') {
+                Some(p) => i += p,
+                None => return src.len(),
+            },
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                let mut d = 0usize;
+                while i < src.len() {
+                    if src[i] == b'/' && src.get(i + 1) == Some(&b'*') {
+                        d += 1;
+                        i += 2;
+                        continue;
+                    }
+                    if src[i] == b'*' && src.get(i + 1) == Some(&b'/') {
+                        d -= 1;
+                        i += 2;
+                        if d == 0 {
+                            break;
+                        }
+                        continue;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    src.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_skipping_ignores_braces_in_strings_and_comments() {
+        let s = b"define void @f() { ; }\n call void asm \"}\", \"\"() /* } */ ret void }\nrest";
+        let open = s.iter().position(|&c| c == b'{').unwrap();
+        let end = skip_body(s, open);
+        assert_eq!(&s[end..], b"\nrest");
+    }
+
+    #[test]
+    fn opaque_pointer_detection() {
+        assert!(uses_opaque_pointers(b"define ptr @f()"));
+        assert!(!uses_opaque_pointers(b"define i8* @ptr(i32* %ptr.x)"));
+        assert_eq!(pointer_bits(b"e-m:e-p:32:32-i64:64"), 32);
+        assert_eq!(pointer_bits(b"e-m:e-i64:64"), 64);
+    }
+}
