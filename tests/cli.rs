@@ -116,7 +116,7 @@ fn stdin_to_stdout_and_disable_output() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        "define void @g() {\n  ret void\n}\n\n"
+        "define void @g() {\n  ret void\n}\n"
     );
     let o = run(&["-p", "", "-disable-output"], src);
     assert!(o.status.success() && o.stdout.is_empty());

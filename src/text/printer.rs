@@ -194,10 +194,7 @@ pub fn print_module(m: &Module, threads: usize) -> Vec<u8> {
     for item in &m.items {
         match *item {
             Item::Text(t) => write_verbatim(m.text(t), &mut out),
-            Item::Function(f) => {
-                out.extend_from_slice(&printed[f.index()]);
-                out.push(b'\n');
-            }
+            Item::Function(f) => out.extend_from_slice(&printed[f.index()]),
         }
     }
     out

@@ -278,7 +278,18 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
             }
             let end = r.read_define()?;
             r.items.push(ItemSpan::Function(r.functions.len() - 1));
-            text_start = end;
+            // The printer ends a function with its own newline: the verbatim text resumes
+            // after the rest of the `}` line when that is only blanks.
+            let rest = &src[end..];
+            let blank = rest
+                .iter()
+                .take_while(|&&c| c == b' ' || c == b'\t' || c == b'\r')
+                .count();
+            text_start = if rest.get(blank) == Some(&b'\n') {
+                end + blank + 1
+            } else {
+                end
+            };
             if end >= src.len() {
                 break;
             }

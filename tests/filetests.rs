@@ -1,0 +1,126 @@
+//! Filetests: the executable specification. Each `tests/filetests/<group>/<name>.ll` is run
+//! through the `mem2reg` binary with the arguments on its `; ARGS:` line (default: `--passes=`),
+//! and its stdout (and, for failing runs, `exit N` plus stderr) must equal `<name>.out`.
+//!
+//! Re-bless after an intended change: `BLESS=1 cargo test --test filetests`, then review the
+//! diff of the `.out` files like any code change. A missing `.out` is an error unless blessing.
+//! When `opt-19` is installed, every successful output is also checked with
+//! `opt-19 -passes=verify` (typed-pointer outputs with `opt-14`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests");
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "ll") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn args_of(text: &str) -> Vec<String> {
+    for line in text.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("; ARGS:") {
+            return rest.split_whitespace().map(String::from).collect();
+        }
+    }
+    vec!["--passes=".to_string()]
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs one filetest; returns a description of the mismatch, if any.
+fn run_one(path: &Path, bless: bool) -> Option<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let args = args_of(&text);
+    let out = Command::new(env!("CARGO_BIN_EXE_mem2reg"))
+        .args(&args)
+        .arg(path)
+        .output()
+        .unwrap();
+    let mut got = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        got = format!(
+            "exit {}\n{}",
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).replace(path.to_str().unwrap(), "INPUT")
+        );
+    } else if args
+        .iter()
+        .all(|a| !a.contains("print-copies") && a != "-disable-output")
+    {
+        let typed = !got.contains("ptr");
+        let opt = if typed { "opt-14" } else { "opt-19" };
+        if have(opt) {
+            let tmp = std::env::temp_dir().join(format!(
+                "filetest-{}-{}.ll",
+                std::process::id(),
+                path.file_stem().unwrap().to_string_lossy()
+            ));
+            std::fs::write(&tmp, &got).unwrap();
+            let v = Command::new(opt)
+                .args(["-passes=verify", "-disable-output"])
+                .arg(&tmp)
+                .output()
+                .unwrap();
+            let _ = std::fs::remove_file(&tmp);
+            if !v.status.success() {
+                return Some(format!(
+                    "{}: {opt} rejects the output:\n{}",
+                    path.display(),
+                    String::from_utf8_lossy(&v.stderr)
+                ));
+            }
+        } else if std::env::var("CI").is_ok_and(|v| v == "true") {
+            return Some(format!("{opt} is not installed (required under CI=true)"));
+        }
+    }
+    let expected_path = path.with_extension("out");
+    if bless {
+        std::fs::write(&expected_path, &got).unwrap();
+        return None;
+    }
+    match std::fs::read_to_string(&expected_path) {
+        Ok(want) if want == got => None,
+        Ok(want) => Some(format!(
+            "{}: output differs from {}\n--- expected\n{want}\n--- got\n{got}",
+            path.display(),
+            expected_path.display()
+        )),
+        Err(_) => Some(format!(
+            "{}: no {} (run with BLESS=1 to create it)",
+            path.display(),
+            expected_path.display()
+        )),
+    }
+}
+
+#[test]
+fn filetests() {
+    let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
+    let files = files();
+    assert!(!files.is_empty(), "no filetests found");
+    let failures: Vec<String> = files.iter().filter_map(|p| run_one(p, bless)).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} filetests failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
