@@ -1,0 +1,379 @@
+//! The control-flow graph of a function: successors and predecessors per block, reachability, and
+//! the depth-first orders every other analysis starts from.
+//!
+//! A [`Cfg`] is a snapshot: it is computed from a [`Function`] ([`Cfg::compute`]) or from an edge
+//! list ([`Cfg::from_edges`], for tests and tools) and never changes; a pass that edits edges
+//! computes a new one. Invariants:
+//! - per-block data is dense, indexed by `Block` id over the function's whole id space
+//!   ([`Cfg::num_block_ids`]); blocks that are not in the layout have no edges, are unreachable and
+//!   have no layout position; edges into blocks that are not in the layout are dropped;
+//! - edges are stored in flat CSR arrays (one offset array plus one target array per relation; no
+//!   allocation per block);
+//! - successors keep terminator order *with multiplicity*: `br i1 %c, label %x, label %x` gives
+//!   `%x` twice, as do two switch cases to one block, so a phi in `%x` has one entry per occurrence;
+//! - predecessors have the same multiplicity, ordered by the predecessor's layout position, then
+//!   terminator order, so all occurrences of one predecessor are adjacent; the distinct lists
+//!   ([`Cfg::distinct_preds`], [`Cfg::distinct_succs`]) keep the first occurrence of each block;
+//! - the entry is the first block of the layout; the depth-first search from it (iterative, see
+//!   [`super::postorder`]) defines reachability, preorder, postorder and reverse postorder (RPO).
+//!   Predecessor lists include unreachable predecessors; the orders contain reachable blocks only.
+
+use super::postorder::dfs_csr;
+use crate::entity::EntityRef;
+use crate::ir::{Block, Function};
+
+/// Sentinel for "no number" in the dense per-block number arrays.
+const NO_NUM: u32 = u32::MAX;
+
+/// A CSR adjacency relation: the neighbours of block `i` are `targets[off[i]..off[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+struct Csr {
+    off: Vec<u32>,
+    targets: Vec<Block>,
+}
+
+impl Csr {
+    #[inline]
+    fn get(&self, b: Block) -> &[Block] {
+        let i = b.index();
+        &self.targets[self.off[i] as usize..self.off[i + 1] as usize]
+    }
+
+    /// The offset array for per-block target counts `count`, and the total count.
+    fn from_counts(count: &[u32]) -> (Vec<u32>, u32) {
+        let mut off = Vec::with_capacity(count.len() + 1);
+        let mut total = 0u32;
+        off.push(0);
+        for &c in count {
+            total += c;
+            off.push(total);
+        }
+        (off, total)
+    }
+
+    /// The reverse relation: for each edge `a -> b` of `self` (sources visited in `order`), `a`
+    /// is appended to `b`'s list.
+    fn reversed(&self, n: usize, order: &[Block]) -> Csr {
+        let mut count = vec![0u32; n];
+        for &t in &self.targets {
+            count[t.index()] += 1;
+        }
+        let (off, total) = Self::from_counts(&count);
+        let mut pos: Vec<u32> = off[..n].to_vec();
+        let mut targets = vec![Block::NONE; total as usize];
+        for &a in order {
+            for &t in self.get(a) {
+                targets[pos[t.index()] as usize] = a;
+                pos[t.index()] += 1;
+            }
+        }
+        Csr { off, targets }
+    }
+
+    /// The same relation with repeated targets of a source removed (first occurrence kept).
+    fn distinct(&self, n: usize) -> Csr {
+        let mut seen = vec![Block::NONE; n];
+        let mut off = Vec::with_capacity(n + 1);
+        let mut targets = Vec::with_capacity(self.targets.len());
+        off.push(0);
+        for i in 0..n {
+            let a = Block::new(i);
+            for &t in self.get(a) {
+                if seen[t.index()] != a {
+                    seen[t.index()] = a;
+                    targets.push(t);
+                }
+            }
+            off.push(targets.len() as u32);
+        }
+        Csr { off, targets }
+    }
+}
+
+/// The control-flow graph of one function (see the module docs for its invariants).
+#[derive(Clone, Debug)]
+pub struct Cfg {
+    entry: Block,
+    layout: Vec<Block>,
+    layout_pos: Vec<u32>,
+    succs: Csr,
+    preds: Csr,
+    dsuccs: Csr,
+    dpreds: Csr,
+    preorder: Vec<Block>,
+    pre_num: Vec<u32>,
+    dfs_parent: Vec<Block>,
+    rpo: Vec<Block>,
+    rpo_num: Vec<u32>,
+}
+
+impl Cfg {
+    /// The CFG of `func`: blocks in layout order, successors from each block's terminator.
+    pub fn compute(func: &Function) -> Self {
+        let n = func.dfg.blocks.len();
+        let layout: Vec<Block> = func.layout.blocks().collect();
+        let in_layout = |b: Block| b.index() < n && func.layout.is_block_inserted(b);
+        let mut count = vec![0u32; n];
+        for &b in &layout {
+            count[b.index()] = func.successors(b).iter().filter(|&&s| in_layout(s)).count() as u32;
+        }
+        let (off, total) = Csr::from_counts(&count);
+        let mut targets = vec![Block::NONE; total as usize];
+        for &b in &layout {
+            let succs = func.successors(b).iter().filter(|&&s| in_layout(s));
+            let start = off[b.index()] as usize;
+            for (slot, &s) in targets[start..].iter_mut().zip(succs) {
+                *slot = s;
+            }
+        }
+        Self::from_succ_csr(layout, Csr { off, targets })
+    }
+
+    /// A CFG over blocks `0..num_blocks` (all in the layout, in id order) with entry `entry` and
+    /// the given edges; each block's successors are its edges in the order listed. Panics if a
+    /// block is out of range.
+    pub fn from_edges(num_blocks: usize, entry: Block, edges: &[(Block, Block)]) -> Self {
+        let mut count = vec![0u32; num_blocks];
+        for &(a, b) in edges {
+            assert!(
+                a.index() < num_blocks && b.index() < num_blocks,
+                "edge out of range"
+            );
+            count[a.index()] += 1;
+        }
+        let (off, total) = Csr::from_counts(&count);
+        let mut pos: Vec<u32> = off[..num_blocks].to_vec();
+        let mut targets = vec![Block::NONE; total as usize];
+        for &(a, b) in edges {
+            targets[pos[a.index()] as usize] = b;
+            pos[a.index()] += 1;
+        }
+        // The entry goes first in the layout, the others follow in id order.
+        let mut layout = Vec::with_capacity(num_blocks);
+        if num_blocks > 0 {
+            assert!(entry.index() < num_blocks, "entry out of range");
+            layout.push(entry);
+            layout.extend((0..num_blocks).map(Block::new).filter(|&b| b != entry));
+        }
+        Self::from_succ_csr(layout, Csr { off, targets })
+    }
+
+    fn from_succ_csr(layout: Vec<Block>, succs: Csr) -> Self {
+        let n = succs.off.len() - 1;
+        let entry = layout.first().copied().unwrap_or(Block::NONE);
+        let mut layout_pos = vec![NO_NUM; n];
+        for (i, &b) in layout.iter().enumerate() {
+            layout_pos[b.index()] = i as u32;
+        }
+        let preds = succs.reversed(n, &layout);
+        let dsuccs = succs.distinct(n);
+        let dpreds = dsuccs.reversed(n, &layout);
+        let dfs = dfs_csr(n, entry, &succs.off, &succs.targets);
+        let mut pre_num = vec![NO_NUM; n];
+        for (i, &b) in dfs.preorder.iter().enumerate() {
+            pre_num[b.index()] = i as u32;
+        }
+        let mut rpo = dfs.postorder;
+        rpo.reverse();
+        let mut rpo_num = vec![NO_NUM; n];
+        for (i, &b) in rpo.iter().enumerate() {
+            rpo_num[b.index()] = i as u32;
+        }
+        Self {
+            entry,
+            layout,
+            layout_pos,
+            succs,
+            preds,
+            dsuccs,
+            dpreds,
+            preorder: dfs.preorder,
+            pre_num,
+            dfs_parent: dfs.parent,
+            rpo,
+            rpo_num,
+        }
+    }
+
+    /// The size of the block id space: every per-block array has this length.
+    #[inline]
+    pub fn num_block_ids(&self) -> usize {
+        self.layout_pos.len()
+    }
+
+    /// The entry block (`None` for a function without blocks).
+    #[inline]
+    pub fn entry(&self) -> Option<Block> {
+        self.entry.expand()
+    }
+
+    /// The blocks of the layout, in layout order.
+    #[inline]
+    pub fn blocks(&self) -> &[Block] {
+        &self.layout
+    }
+
+    /// Whether `b` is in the layout.
+    #[inline]
+    pub fn in_layout(&self, b: Block) -> bool {
+        self.layout_pos.get(b.index()).is_some_and(|&p| p != NO_NUM)
+    }
+
+    /// The position of `b` in the layout (`None` if it is not in the layout).
+    #[inline]
+    pub fn layout_position(&self, b: Block) -> Option<u32> {
+        Some(self.layout_pos[b.index()]).filter(|&p| p != NO_NUM)
+    }
+
+    /// Successors of `b` in terminator order, with multiplicity.
+    #[inline]
+    pub fn succs(&self, b: Block) -> &[Block] {
+        self.succs.get(b)
+    }
+
+    /// Predecessors of `b`, one entry per incoming edge (see the module docs for the order).
+    #[inline]
+    pub fn preds(&self, b: Block) -> &[Block] {
+        self.preds.get(b)
+    }
+
+    /// Successors of `b` without repeats, in order of first occurrence.
+    #[inline]
+    pub fn distinct_succs(&self, b: Block) -> &[Block] {
+        self.dsuccs.get(b)
+    }
+
+    /// Predecessors of `b` without repeats, in layout order of the predecessor.
+    #[inline]
+    pub fn distinct_preds(&self, b: Block) -> &[Block] {
+        self.dpreds.get(b)
+    }
+
+    /// Total number of edges, counted with multiplicity.
+    #[inline]
+    pub fn num_edges(&self) -> usize {
+        self.succs.targets.len()
+    }
+
+    /// Whether `b` is reachable from the entry.
+    #[inline]
+    pub fn is_reachable(&self, b: Block) -> bool {
+        self.pre_num.get(b.index()).is_some_and(|&p| p != NO_NUM)
+    }
+
+    /// Number of reachable blocks.
+    #[inline]
+    pub fn num_reachable(&self) -> usize {
+        self.rpo.len()
+    }
+
+    /// Reachable blocks in reverse postorder (the entry first).
+    #[inline]
+    pub fn reverse_postorder(&self) -> &[Block] {
+        &self.rpo
+    }
+
+    /// Reachable blocks in postorder (the entry last).
+    #[inline]
+    pub fn postorder(&self) -> impl DoubleEndedIterator<Item = Block> + ExactSizeIterator + '_ {
+        self.rpo.iter().rev().copied()
+    }
+
+    /// The index of `b` in [`Cfg::reverse_postorder`] (`None` if unreachable).
+    #[inline]
+    pub fn rpo_number(&self, b: Block) -> Option<u32> {
+        Some(self.rpo_num[b.index()]).filter(|&p| p != NO_NUM)
+    }
+
+    /// Reachable blocks in depth-first preorder (the entry first).
+    #[inline]
+    pub fn preorder(&self) -> &[Block] {
+        &self.preorder
+    }
+
+    /// The index of `b` in [`Cfg::preorder`] (`None` if unreachable).
+    #[inline]
+    pub fn preorder_number(&self, b: Block) -> Option<u32> {
+        Some(self.pre_num[b.index()]).filter(|&p| p != NO_NUM)
+    }
+
+    /// The block from which the depth-first search first entered `b` (`None` for the entry and
+    /// for unreachable blocks).
+    #[inline]
+    pub fn dfs_parent(&self, b: Block) -> Option<Block> {
+        self.dfs_parent[b.index()].expand()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(i: u32) -> Block {
+        Block(i)
+    }
+
+    fn cfg(n: usize, edges: &[(u32, u32)]) -> Cfg {
+        let e: Vec<(Block, Block)> = edges.iter().map(|&(x, y)| (b(x), b(y))).collect();
+        Cfg::from_edges(n, b(0), &e)
+    }
+
+    #[test]
+    fn diamond() {
+        let g = cfg(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+        assert_eq!(g.succs(b(0)), &[b(1), b(2)]);
+        assert_eq!(g.preds(b(3)), &[b(1), b(2)]);
+        assert_eq!(g.reverse_postorder(), &[b(0), b(2), b(1), b(3)]);
+        assert_eq!(
+            g.postorder().collect::<Vec<_>>(),
+            vec![b(3), b(1), b(2), b(0)]
+        );
+        assert_eq!(g.preorder(), &[b(0), b(1), b(3), b(2)]);
+        assert_eq!(g.rpo_number(b(3)), Some(3));
+        assert_eq!(g.dfs_parent(b(3)), Some(b(1)));
+        assert_eq!(g.num_edges(), 4);
+    }
+
+    #[test]
+    fn repeated_edges_keep_multiplicity() {
+        // 0: br %c, label %1, label %1 ; 1: switch to 2, 2, 3, 2 ; 2 -> 3.
+        let g = cfg(4, &[(0, 1), (0, 1), (1, 2), (1, 2), (1, 3), (1, 2), (2, 3)]);
+        assert_eq!(g.succs(b(0)), &[b(1), b(1)]);
+        assert_eq!(g.preds(b(1)), &[b(0), b(0)]);
+        assert_eq!(g.distinct_preds(b(1)), &[b(0)]);
+        assert_eq!(g.succs(b(1)), &[b(2), b(2), b(3), b(2)]);
+        assert_eq!(g.distinct_succs(b(1)), &[b(2), b(3)]);
+        assert_eq!(g.preds(b(2)), &[b(1), b(1), b(1)]);
+        assert_eq!(g.preds(b(3)), &[b(1), b(2)]);
+        assert_eq!(g.distinct_preds(b(3)), &[b(1), b(2)]);
+        assert_eq!(g.num_reachable(), 4);
+    }
+
+    #[test]
+    fn unreachable_blocks_and_self_loops() {
+        // 0 -> 1 -> 1 (self loop) ; 2 -> 1 and 3 -> 2 are unreachable.
+        let g = cfg(4, &[(0, 1), (1, 1), (2, 1), (3, 2)]);
+        assert!(g.is_reachable(b(1)) && !g.is_reachable(b(2)) && !g.is_reachable(b(3)));
+        assert_eq!(g.preds(b(1)), &[b(0), b(1), b(2)]);
+        assert_eq!(g.reverse_postorder(), &[b(0), b(1)]);
+        assert_eq!(g.rpo_number(b(2)), None);
+        assert_eq!(g.preorder_number(b(3)), None);
+        assert_eq!(g.dfs_parent(b(1)), Some(b(0)));
+    }
+
+    #[test]
+    fn entry_need_not_be_block_zero() {
+        let g = Cfg::from_edges(3, b(2), &[(b(2), b(0)), (b(0), b(1))]);
+        assert_eq!(g.entry(), Some(b(2)));
+        assert_eq!(g.blocks(), &[b(2), b(0), b(1)]);
+        assert_eq!(g.layout_position(b(0)), Some(1));
+        assert_eq!(g.reverse_postorder(), &[b(2), b(0), b(1)]);
+    }
+
+    #[test]
+    fn empty_graph() {
+        let g = Cfg::from_edges(0, Block::NONE, &[]);
+        assert_eq!(g.entry(), None);
+        assert!(g.reverse_postorder().is_empty());
+    }
+}
