@@ -31,32 +31,17 @@ use super::cfg::Cfg;
 use super::domtree::DomTree;
 use crate::entity::EntityRef;
 use crate::ir::{Block, Function};
+use crate::text::lexer::unescape;
 use crate::text::printer::Numbering;
 use crate::util::fxhash::FxHashSet;
 use std::fmt::Write;
 
 /// The function's name as LLVM's `getName()` gives it: without quotes, escapes decoded.
 pub fn function_name(func: &Function) -> String {
-    let raw = func.text(func.name);
-    let inner = match raw {
-        [b'"', inner @ .., b'"'] => inner,
-        _ => return String::from_utf8_lossy(raw).into_owned(),
-    };
-    let mut out = Vec::with_capacity(inner.len());
-    let mut i = 0;
-    while i < inner.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if inner[i] == b'\\' && i + 2 < inner.len() {
-            if let (Some(h), Some(l)) = (hex(inner[i + 1]), hex(inner[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(inner[i]);
-        i += 1;
+    match func.text(func.name) {
+        [b'"', inner @ .., b'"'] => String::from_utf8_lossy(&unescape(inner)).into_owned(),
+        raw => String::from_utf8_lossy(raw).into_owned(),
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// `print<domtree>` for `func`, exactly as `opt-19` prints it.
