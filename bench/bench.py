@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Benchmarks of mem2reg against opt-19, measured side by side in the same run.
+
+Every figure is the median of --runs runs (ours and opt alternate, so both see the same
+machine), wall time plus peak RSS of the child (os.wait4 rusage). Ratios are ours / opt:
+below 1 means faster (or smaller) than opt-19.
+
+Sections (--sections, comma-separated, default all):
+  rw      read + write only:  mem2reg --passes= IN -o OUT      vs  opt-19 -S IN -o OUT
+  m2r     end-to-end:         mem2reg IN -o OUT                vs  opt-19 -passes=mem2reg -S IN -o OUT
+          rw and m2r run on the largest real modules: the sqlite3 amalgamation (clang-19 -O0,
+          -O0 -g, -O1 -disable-llvm-passes), zstd's largest unit (zstd_lazy.c, -O0 and -O0 -g:
+          heavy force-inlined code) and Lua 5.4's VM loop (lvm.c, -O0 -g); they are built
+          by scripts/corpus.py into target/bench-inputs/ when missing.
+  growth  gen_scale.py shapes ladder/nest/switch/chain at N = --sizes (1000,4000,16000),
+          V = 100: time per size and growth factor per 4x N, ours and opt-19's (mem2reg).
+          opt is stopped after --opt-timeout seconds (default 300) and reported as
+          "timed out at T s"; --skip-opt nest:16000,... does not run opt there at all
+          (opt-19 on nest N=16000 takes ~218 s and 4.8 GB).
+  phielim mem2reg --passes=mem2reg  vs  mem2reg --passes=mem2reg,phi-elim  on the same shapes:
+          both times and the extra cost of phi elimination.
+
+Usage:
+  python3 bench/bench.py                                 # everything, 3 runs each
+  python3 bench/bench.py --sections rw,m2r --runs 5
+  python3 bench/bench.py --sections growth,phielim --sizes 1000,4000 --shapes ladder,switch
+  python3 bench/bench.py --skip-opt nest:16000           # skip opt's 218 s nest case
+  python3 bench/bench.py --quick                         # 1 run, sizes 1000,4000: a smoke test
+  python3 bench/bench.py --tool scripts/opt-standin.py   # check the harness itself
+Output: one table per section, then a single JSON line {"bench": ...}. Exit 1 if our tool
+failed anywhere.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+import harness  # noqa: E402
+from harness import REPO, SHARED  # noqa: E402
+
+INPUTS = os.path.join(REPO, "target", "bench-inputs")
+# (path under INPUTS, label)
+REAL = [
+    ("crates/sqlite/sqlite3_sqlite3.c19-O0.ll", "sqlite3 -O0"),
+    ("crates/sqlite/sqlite3_sqlite3.c19-O0g.ll", "sqlite3 -O0 -g"),
+    ("crates/sqlite/sqlite3_sqlite3.c19-O1np.ll", "sqlite3 -O1 nopass"),
+    ("crates/zstd/zstd_lib_compress_zstd_lazy.c19-O0.ll", "zstd_lazy -O0"),
+    ("crates/zstd/zstd_lib_compress_zstd_lazy.c19-O0g.ll", "zstd_lazy -O0 -g"),
+    ("crates/lua/lua-5.4.7_lvm.c19-O0g.ll", "lua 5.4 lvm -O0 -g"),
+]
+SHAPES = ["ladder", "nest", "switch", "chain"]
+
+
+def measure_once(cmd, timeout, out_path):
+    """Run cmd once. Returns (wall seconds, peak RSS MiB, status) with status 'ok', 'timeout'
+    or 'rc N: stderr tail'."""
+    err = tempfile.TemporaryFile()
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+    killed = []
+    timer = None
+    if timeout:
+        def kill():
+            killed.append(1)
+            p.kill()
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if timer:
+        timer.cancel()
+    rss = ru.ru_maxrss / 1024.0
+    if out_path and os.path.exists(out_path):
+        os.remove(out_path)
+    if killed:
+        return wall, rss, "timeout"
+    if p.returncode != 0:
+        err.seek(0)
+        tail = err.read().decode(errors="replace").strip().splitlines()[-1:] or [""]
+        return wall, rss, f"rc {p.returncode}: {tail[0][:160]}"
+    return wall, rss, "ok"
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.tool = harness.check_tool(args.tool)
+        self.tmp = tempfile.mkdtemp(prefix="bench-")
+        self.ours_failed = False
+
+    def out(self, tag):
+        return os.path.join(self.tmp, tag + ".ll")
+
+    def pair(self, ours_cmd, opt_cmd, runs, opt_timeout=None, skip_opt=False):
+        """Alternate ours and opt for `runs` runs; returns dict of medians."""
+        res = {"ours": [], "opt": []}
+        status = {"ours": "ok", "opt": "ok" if not skip_opt else "skipped"}
+        for _ in range(runs):
+            for side, cmd, to in (("ours", ours_cmd, self.args.timeout), ("opt", opt_cmd, opt_timeout)):
+                if status[side] != "ok" or cmd is None:
+                    continue
+                o = self.out(side)
+                w, r, st = measure_once(cmd + ["-o", o], to, o)
+                if st != "ok":
+                    status[side] = st
+                    res[side] = [(w, r)]
+                    if side == "ours":
+                        self.ours_failed = True
+                    continue
+                res[side].append((w, r))
+        out = {}
+        for side in ("ours", "opt"):
+            xs = res[side]
+            out[side] = {
+                "status": status[side],
+                "s": round(statistics.median(w for w, _ in xs), 4) if xs else None,
+                "rss_mb": round(statistics.median(r for _, r in xs), 1) if xs else None,
+                "runs": len(xs),
+            }
+        o, p = out["ours"], out["opt"]
+        ok = o["status"] == "ok" and p["status"] == "ok"
+        out["time_ratio"] = round(o["s"] / p["s"], 3) if ok and p["s"] else None
+        out["rss_ratio"] = round(o["rss_mb"] / p["rss_mb"], 3) if ok and p["rss_mb"] else None
+        return out
+
+
+def cell(entry, key="s", fmt="{:.3f}"):
+    st = entry["status"]
+    if st == "ok":
+        return fmt.format(entry[key])
+    if st == "timeout":
+        return f"timeout@{entry['s']:.0f}s"
+    if st == "skipped":
+        return "skipped"
+    return "FAILED"
+
+
+def ratio(x):
+    return f"{x:.2f}x" if x is not None else "-"
+
+
+def ensure_real_inputs(args):
+    missing = [p for p, _ in REAL if not os.path.exists(os.path.join(INPUTS, p))]
+    if missing:
+        print(f"building benchmark inputs in {INPUTS} (scripts/corpus.py) ...", flush=True)
+        cmd = [sys.executable, os.path.join(REPO, "scripts", "corpus.py"), "--out", INPUTS,
+               "--sets", "crates", "--crates", "sqlite,lua,zstd", "--compilers", "19",
+               "--variants", "O0,O0g,O1np"]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if p.returncode != 0:
+            harness.die("corpus.py failed:\n" + p.stdout.decode(errors="replace")[-2000:])
+    return [(os.path.join(INPUTS, p), label) for p, label in REAL if os.path.exists(os.path.join(INPUTS, p))]
+
+
+def scale_input(shape, n, v):
+    d = os.path.join(INPUTS, "scale")
+    os.makedirs(d, exist_ok=True)
+    f = os.path.join(d, f"{shape}-N{n}-V{v}.ll")
+    gen = os.path.join(SHARED, "tools", "gen_scale.py")
+    if not os.path.exists(f) or os.path.getmtime(f) < os.path.getmtime(gen):
+        with open(f + ".part", "w") as fh:
+            if subprocess.run([sys.executable, gen, shape, str(n), str(v)], stdout=fh).returncode != 0:
+                harness.die(f"gen_scale.py {shape} {n} {v} failed")
+        os.replace(f + ".part", f)
+    return f
+
+
+def section_real(b, kind, inputs):
+    a = b.args
+    rows = []
+    title = {"rw": "read + write: mem2reg --passes= IN -o OUT  vs  opt-19 -S IN -o OUT",
+             "m2r": "end-to-end: mem2reg IN -o OUT  vs  opt-19 -passes=mem2reg -S IN -o OUT"}[kind]
+    print(f"\n== {title}  (median of {a.runs}; ratio = ours/opt)")
+    print(f"{'module':<22} {'MB':>6} {'ours s':>9} {'opt s':>9} {'time':>7} {'ours MiB':>9} {'opt MiB':>9} {'RSS':>7}")
+    for path, label in inputs:
+        mb = os.path.getsize(path) / 1e6
+        if kind == "rw":
+            ours, opt = b.tool + ["--passes=", path], [a.opt, "-S", path]
+        else:
+            ours, opt = b.tool + [path], [a.opt, "-passes=mem2reg", "-S", path]
+        r = b.pair(ours, opt, a.runs, opt_timeout=a.opt_timeout)
+        print(f"{label:<22} {mb:>6.1f} {cell(r['ours']):>9} {cell(r['opt']):>9} {ratio(r['time_ratio']):>7} "
+              f"{cell(r['ours'], 'rss_mb', '{:.0f}'):>9} {cell(r['opt'], 'rss_mb', '{:.0f}'):>9} {ratio(r['rss_ratio']):>7}"
+              + ("" if r["ours"]["status"] == "ok" else f"   ours: {r['ours']['status']}"), flush=True)
+        rows.append({"module": os.path.relpath(path, INPUTS), "label": label, "mb": round(mb, 2), **r})
+    return rows
+
+
+def growth_factor(prev, cur):
+    if prev and cur and prev["status"] == "ok" and cur["status"] == "ok" and prev["s"]:
+        return cur["s"] / prev["s"]
+    return None
+
+
+def section_growth(b, shapes, sizes, v):
+    a = b.args
+    skip = {tuple(x.split(":")) for x in a.skip_opt.split(",") if ":" in x}
+    print(f"\n== growth: mem2reg IN -o OUT  vs  opt-19 -passes=mem2reg -S  on gen_scale.py SHAPE N {v}"
+          f"  (median of {a.runs}; 'x4' = time growth when N grows 4x; linear = 4.0)")
+    print(f"{'shape':<7} {'N':>6} {'MB':>6} {'ours s':>9} {'x4':>6} {'ours MiB':>9} {'opt s':>13} {'x4':>6} {'opt MiB':>9} {'time':>7}")
+    rows = []
+    for shape in shapes:
+        prev = None
+        for n in sizes:
+            f = scale_input(shape, n, v)
+            skip_opt = (shape, str(n)) in skip
+            r = b.pair(b.tool + [f], [a.opt, "-passes=mem2reg", "-S", f], a.runs,
+                       opt_timeout=a.opt_timeout, skip_opt=skip_opt)
+            go = growth_factor(prev and prev["ours"], r["ours"])
+            gp = growth_factor(prev and prev["opt"], r["opt"])
+            r["ours"]["growth_x4"] = round(go, 2) if go else None
+            r["opt"]["growth_x4"] = round(gp, 2) if gp else None
+            print(f"{shape:<7} {n:>6} {os.path.getsize(f) / 1e6:>6.1f} {cell(r['ours']):>9} {go and f'{go:.1f}' or '-':>6} "
+                  f"{cell(r['ours'], 'rss_mb', '{:.0f}'):>9} {cell(r['opt']):>13} {gp and f'{gp:.1f}' or '-':>6} "
+                  f"{cell(r['opt'], 'rss_mb', '{:.0f}'):>9} {ratio(r['time_ratio']):>7}", flush=True)
+            if r["opt"]["status"] == "timeout":
+                print(f"        opt timed out at {a.opt_timeout:.0f} s (--opt-timeout)")
+            rows.append({"shape": shape, "n": n, "v": v, **r})
+            prev = r
+    return rows
+
+
+def section_phielim(b, shapes, sizes, v):
+    a = b.args
+    print(f"\n== phi elimination cost: mem2reg --passes=mem2reg  vs  --passes=mem2reg,phi-elim  (median of {a.runs})")
+    print(f"{'shape':<7} {'N':>6} {'mem2reg s':>10} {'+phi-elim s':>12} {'extra s':>9} {'ratio':>7} {'MiB':>7} {'+pe MiB':>8}")
+    rows = []
+    for shape in shapes:
+        for n in sizes:
+            f = scale_input(shape, n, v)
+            r = b.pair(b.tool + ["--passes=mem2reg", f], b.tool + ["--passes=mem2reg,phi-elim", f], a.runs)
+            if r["opt"]["status"] not in ("ok", "skipped"):
+                b.ours_failed = True
+            m, pe = r["ours"], r["opt"]  # here "opt" is the phi-elim pipeline
+            extra = pe["s"] - m["s"] if m["status"] == pe["status"] == "ok" else None
+            print(f"{shape:<7} {n:>6} {cell(m):>10} {cell(pe):>12} {extra is not None and f'{extra:.3f}' or '-':>9} "
+                  f"{ratio(r['time_ratio'] and 1 / r['time_ratio']):>7} {cell(m, 'rss_mb', '{:.0f}'):>7} "
+                  f"{cell(pe, 'rss_mb', '{:.0f}'):>8}", flush=True)
+            rows.append({"shape": shape, "n": n, "v": v, "mem2reg": m, "mem2reg_phielim": pe,
+                         "phielim_extra_s": round(extra, 4) if extra is not None else None})
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap.add_argument("--tool", default=harness.DEFAULT_TOOL)
+    ap.add_argument("--opt", default="opt-19")
+    ap.add_argument("--sections", default="rw,m2r,growth,phielim")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--shapes", default=",".join(SHAPES))
+    ap.add_argument("--sizes", default="1000,4000,16000")
+    ap.add_argument("--vars", type=int, default=100, help="V of gen_scale.py")
+    ap.add_argument("--opt-timeout", type=float, default=300)
+    ap.add_argument("--timeout", type=float, default=900, help="limit for our tool per run")
+    ap.add_argument("--skip-opt", default="", help="shape:N pairs where opt is not run, e.g. nest:16000")
+    ap.add_argument("--quick", action="store_true", help="1 run, sizes 1000,4000")
+    a = ap.parse_args()
+    if a.quick:
+        a.runs, a.sizes = 1, "1000,4000"
+    harness.require(a.opt)
+    b = Bench(a)
+    sections = [s for s in a.sections.split(",") if s]
+    shapes = [s for s in a.shapes.split(",") if s]
+    sizes = [int(s) for s in a.sizes.split(",") if s]
+    t0 = time.monotonic()
+    print(f"bench: tool {' '.join(b.tool)} vs {a.opt}; {os.cpu_count()} cores; runs {a.runs}")
+    result = {"tool": " ".join(b.tool), "opt": a.opt, "runs": a.runs}
+    try:
+        if "rw" in sections or "m2r" in sections:
+            inputs = ensure_real_inputs(a)
+            for s in ("rw", "m2r"):
+                if s in sections:
+                    result[s] = section_real(b, s, inputs)
+        if "growth" in sections:
+            result["growth"] = section_growth(b, shapes, sizes, a.vars)
+        if "phielim" in sections:
+            result["phielim"] = section_phielim(b, shapes, sizes, a.vars)
+    finally:
+        for f in os.listdir(b.tmp):
+            os.remove(os.path.join(b.tmp, f))
+        os.rmdir(b.tmp)
+    result["seconds"] = round(time.monotonic() - t0, 1)
+    result["ours_failed"] = b.ours_failed
+    print(f"\nbench took {harness.fmt_s(result['seconds'])}" + ("; OUR TOOL FAILED somewhere (see tables)" if b.ours_failed else ""))
+    print(json.dumps({"bench": result}))
+    sys.exit(1 if b.ours_failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+//! Round-trip smoke test: a small corpus (tests/c and tests/cpp through clang-19 and clang-14,
+//! -O0 with and without -g; the shared conformance modules; small gen_scale shapes) must read
+//! back through `opt -S` exactly as the original does after `mem2reg --passes=`.
+//!
+//! Drives scripts/corpus.py and scripts/roundtrip.py (the full corpus runs in scripts/test.sh).
+//! Needs LLVM 19 and 14 (scripts/install-deps.sh); set MEM2REG_SKIP_LLVM_TESTS=1 to skip on a
+//! machine without them (never under CI).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The binary under test; MEM2REG_TOOL overrides it (e.g. scripts/opt-standin.py, to check the
+/// harness itself).
+fn tool() -> String {
+    std::env::var("MEM2REG_TOOL").unwrap_or_else(|_| env!("CARGO_BIN_EXE_mem2reg").to_string())
+}
+
+/// Whether the external tools are there; panics with a clear message when they are not,
+/// unless the skip is asked for explicitly outside CI.
+fn tools_present(tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| {
+            !Command::new("sh")
+                .args(["-c", &format!("command -v {t}")])
+                .output()
+                .map(|o| o.status.success())
+                .unwrap_or(false)
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
+    if !ci && std::env::var_os("MEM2REG_SKIP_LLVM_TESTS").is_some() {
+        eprintln!("SKIPPED (MEM2REG_SKIP_LLVM_TESTS): missing {missing:?}");
+        return false;
+    }
+    panic!("missing tools {missing:?}: run scripts/install-deps.sh (or set MEM2REG_SKIP_LLVM_TESTS=1 outside CI)");
+}
+
+fn python(script: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("python3 runs");
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), text)
+}
+
+fn tail(text: &str, lines: usize) -> String {
+    let v: Vec<&str> = text.lines().collect();
+    v[v.len().saturating_sub(lines)..].join("\n")
+}
+
+#[test]
+fn smoke_corpus_reads_back_identically() {
+    if !tools_present(&[
+        "python3",
+        "clang-19",
+        "clang++-19",
+        "clang-14",
+        "clang++-14",
+        "opt-19",
+        "opt-14",
+    ]) {
+        return;
+    }
+    let corpus = root().join("target").join("corpus-smoke");
+    let corpus = corpus.to_str().unwrap();
+    let (ok, out) = python(
+        &root().join("scripts/corpus.py"),
+        &[
+            "--out",
+            corpus,
+            "--sets",
+            "c,cpp,conformance,scale",
+            "--variants",
+            "O0,O0g",
+        ],
+    );
+    assert!(ok, "scripts/corpus.py failed:\n{}", tail(&out, 40));
+    let (ok, out) = python(
+        &root().join("scripts/roundtrip.py"),
+        &[
+            "--quiet",
+            "--max-shown",
+            "10",
+            "--tool",
+            &tool(),
+            "--report",
+            root()
+                .join("target/roundtrip-report-smoke")
+                .to_str()
+                .unwrap(),
+            corpus,
+        ],
+    );
+    assert!(ok, "round-trip failures:\n{}", tail(&out, 80));
+    println!("{}", tail(&out, 12));
+}
