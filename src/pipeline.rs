@@ -15,6 +15,11 @@ use crate::ir::{Function, Module};
 pub enum Pass {
     /// `verify` / `require<verify>`: the SSA verifier; errors stop the pipeline.
     Verify,
+    /// `phi-elim`: phis become parallel copies, lowered to stack slots (see
+    /// [`crate::transform::phi_elim`]).
+    PhiElim,
+    /// `reg2mem`: LLVM's RegToMem (see [`crate::transform::reg2mem`]).
+    Reg2Mem,
 }
 
 impl Pass {
@@ -22,12 +27,16 @@ impl Pass {
     pub fn name(self) -> &'static str {
         match self {
             Pass::Verify => "verify",
+            Pass::PhiElim => "phi-elim",
+            Pass::Reg2Mem => "reg2mem",
         }
     }
 
     fn from_name(name: &str) -> Option<Pass> {
         Some(match name {
             "verify" | "require<verify>" => Pass::Verify,
+            "phi-elim" => Pass::PhiElim,
+            "reg2mem" => Pass::Reg2Mem,
             _ => return None,
         })
     }
@@ -105,6 +114,8 @@ pub struct RunOptions {
     pub threads: usize,
     /// Run the verifier after every pass (`-verify-each`).
     pub verify_each: bool,
+    /// Have `phi-elim` list its copies in [`RunReport::copies`].
+    pub print_copies: bool,
 }
 
 impl Default for RunOptions {
@@ -112,6 +123,7 @@ impl Default for RunOptions {
         Self {
             threads: default_threads(),
             verify_each: false,
+            print_copies: false,
         }
     }
 }
@@ -130,6 +142,10 @@ pub struct RunReport {
     pub printed: String,
     /// Time per stage, in order.
     pub timings: Vec<(String, Duration)>,
+    /// `phi-elim`'s listing of copies (with [`RunOptions::print_copies`]), functions in order.
+    pub copies: String,
+    /// Counters of passes that keep them, `(name, value)` in order (e.g. `phi-elim.copies`).
+    pub stats: Vec<(String, u64)>,
 }
 
 /// A pipeline that stopped: the verifier or a pass found a problem.
@@ -164,6 +180,8 @@ fn run_pass(
             let _ = m;
             Ok(())
         }
+        Pass::PhiElim => crate::transform::phi_elim::run_on_module(m, _opts, _report),
+        Pass::Reg2Mem => crate::transform::reg2mem::run_on_module(m, _opts, _report),
     }
 }
 

@@ -30,11 +30,15 @@ OPTIONS:
   -verify-each              Verify after every pass
   --threads=N               Worker threads for per-function work (default: cores, at most 8)
   --time-passes             Print time per stage to stderr
+  --print-copies            Print phi-elim's copies per edge to stdout (the module goes only
+                            to an -o file)
   --version                 Print version
   --help                    Print this help
 
 PASSES:
   verify, require<verify>   Check SSA form and operand types; errors stop the run
+  phi-elim                  Phis become parallel copies on edges, lowered to stack slots
+  reg2mem                   Demote cross-block values and phis to stack slots (LLVM's reg2mem)
 ";
 
 /// Parsed command line.
@@ -46,6 +50,7 @@ struct Args {
     verify_each: bool,
     threads: usize,
     time_passes: bool,
+    print_copies: bool,
 }
 
 enum Parsed {
@@ -67,6 +72,7 @@ fn parse_args(argv: Vec<String>) -> Parsed {
         verify_each: false,
         threads: pipeline::default_threads(),
         time_passes: false,
+        print_copies: false,
     };
     let mut it = argv.into_iter();
     while let Some(arg) = it.next() {
@@ -115,6 +121,7 @@ fn parse_args(argv: Vec<String>) -> Parsed {
             "disable-output" => a.disable_output = true,
             "verify-each" => a.verify_each = true,
             "time-passes" => a.time_passes = true,
+            "print-copies" => a.print_copies = true,
             // opt flags about debug-info representation: our output keeps the input's form.
             "try-experimental-debuginfo-iterators" => {}
             _ => return usage_error(&format!("unknown option '{arg}'")),
@@ -148,6 +155,7 @@ fn run(args: &Args) -> Result<(), String> {
     let opts = RunOptions {
         threads: args.threads,
         verify_each: args.verify_each,
+        print_copies: args.print_copies,
     };
     let report = pipeline::run(&mut module, &passes, &opts).map_err(|e| {
         e.messages
@@ -157,7 +165,11 @@ fn run(args: &Args) -> Result<(), String> {
     })?;
     eprint!("{}", report.printed);
     let t1 = Instant::now();
-    if !args.disable_output {
+    if args.print_copies {
+        write_output(None, report.copies.as_bytes())?;
+    }
+    let to_file = matches!(args.output.as_deref(), Some(o) if o != "-");
+    if !args.disable_output && (!args.print_copies || to_file) {
         let out = text::print_module(&module, args.threads);
         write_output(args.output.as_deref(), &out)?;
     }

@@ -1,5 +1,6 @@
 //! Transforms: SSA construction and destruction.
 
+pub mod edges;
 pub mod mem2reg;
 pub mod parallel_copy;
 pub mod phi_elim;
