@@ -15,7 +15,6 @@ REQUIRED=(
   "clang++-19               clang-19"
   "opt-19                   llvm-19"
   "lli-19                   llvm-19"
-  "llvm-as-19               llvm-19"
   "FileCheck-19             llvm-19-tools"
   "/usr/lib/llvm-19/bin/not llvm-19-tools"
   "/usr/lib/llvm-19/bin/count llvm-19-tools"

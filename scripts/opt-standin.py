@@ -14,6 +14,7 @@ Every harness must score 100% with it, e.g.
     scripts/test.sh --standin
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -25,7 +26,7 @@ PASS_MAP = {"phi-elim": "reg2mem"}
 
 
 def main(argv):
-    inp, out, passes, extra = None, None, "mem2reg", []
+    inp, out, passes, extra = None, None, None, []
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -58,6 +59,8 @@ def main(argv):
             return 1
     style = harness.pointer_style(data.decode("utf-8", "replace") + "\n")
     opt = "opt-14" if style == "typed" else "opt-19"
+    if passes is None:  # our default pipeline, unless opt is asked for a -O level instead
+        passes = "" if any(re.fullmatch(r"-O[0-3sz]", e) for e in extra) else "mem2reg"
     names = [PASS_MAP.get(p.strip(), p.strip()) for p in passes.split(",") if p.strip()]
     cmd = [opt, "-S"] + (["-passes=" + ",".join(names)] if names else []) + extra
     if out is not None:

@@ -27,10 +27,10 @@ static unsigned fib_pair(unsigned n) {
 }
 
 int main(void) {
-  long h = 0;
+  unsigned long h = 0; /* unsigned: the hash wraps around, which a signed long may not do */
   for (int n = 0; n < 12; n++)
-    for (int m = 0; m < 9; m++) h = h * 7 + nested(n, m);
-  for (unsigned x = 1; x < 60; x++) h += gcd_swap(x * 91u, x * 35u + 7u) * (long)fib_pair(x % 30u);
-  printf("%ld\n", h);
+    for (int m = 0; m < 9; m++) h = h * 7 + (unsigned long)nested(n, m);
+  for (unsigned x = 1; x < 60; x++) h += gcd_swap(x * 91u, x * 35u + 7u) * (unsigned long)fib_pair(x % 30u);
+  printf("%lu\n", h);
   return (int)(h & 63);
 }
