@@ -225,6 +225,14 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     pub fn iter(&self) -> impl Iterator<Item = (K, &V)> {
         self.elems.iter().enumerate().map(|(i, v)| (K::new(i), v))
     }
+
+    /// Materialised `(id, data)` pairs for editing, in id order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> {
+        self.elems
+            .iter_mut()
+            .enumerate()
+            .map(|(i, v)| (K::new(i), v))
+    }
 }
 
 impl<K: EntityRef, V: Clone> Index<K> for SecondaryMap<K, V> {

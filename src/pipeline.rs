@@ -13,8 +13,13 @@ use crate::ir::{Function, Module};
 /// A pass the pipeline can run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Pass {
+    /// `mem2reg`: promote stack slots to SSA values (see [`crate::transform::mem2reg`]).
+    Mem2Reg,
     /// `verify` / `require<verify>`: the SSA verifier; errors stop the pipeline.
     Verify,
+    /// `print<domtree>`, `print<domfrontier>` (text to [`RunReport::printed`]), `dot-cfg`,
+    /// `dot-cfg-only`, `dot-dom`, `dot-dom-only` (files): see [`crate::analysis::dot::Printer`].
+    Print(crate::analysis::dot::Printer),
     /// `phi-elim`: phis become parallel copies, lowered to stack slots (see
     /// [`crate::transform::phi_elim`]).
     PhiElim,
@@ -26,14 +31,20 @@ impl Pass {
     /// opt's name for the pass.
     pub fn name(self) -> &'static str {
         match self {
+            Pass::Mem2Reg => "mem2reg",
             Pass::Verify => "verify",
+            Pass::Print(p) => p.pass_name(),
             Pass::PhiElim => "phi-elim",
             Pass::Reg2Mem => "reg2mem",
         }
     }
 
     fn from_name(name: &str) -> Option<Pass> {
+        if let Some(p) = crate::analysis::dot::Printer::from_name(name) {
+            return Some(Pass::Print(p));
+        }
         Some(match name {
+            "mem2reg" => Pass::Mem2Reg,
             "verify" | "require<verify>" => Pass::Verify,
             "phi-elim" => Pass::PhiElim,
             "reg2mem" => Pass::Reg2Mem,
@@ -116,6 +127,8 @@ pub struct RunOptions {
     pub verify_each: bool,
     /// Have `phi-elim` list its copies in [`RunReport::copies`].
     pub print_copies: bool,
+    /// How `mem2reg` promotes.
+    pub mem2reg: crate::transform::mem2reg::Options,
 }
 
 impl Default for RunOptions {
@@ -124,6 +137,7 @@ impl Default for RunOptions {
             threads: default_threads(),
             verify_each: false,
             print_copies: false,
+            mem2reg: Default::default(),
         }
     }
 }
@@ -146,6 +160,8 @@ pub struct RunReport {
     pub copies: String,
     /// Counters of passes that keep them, `(name, value)` in order (e.g. `phi-elim.copies`).
     pub stats: Vec<(String, u64)>,
+    /// `mem2reg`'s report (statistics, remarks, explanations), summed over its runs.
+    pub mem2reg: crate::transform::mem2reg::Report,
 }
 
 /// A pipeline that stopped: the verifier or a pass found a problem.
@@ -176,8 +192,16 @@ fn run_pass(
     _report: &mut RunReport,
 ) -> Result<(), PipelineError> {
     match pass {
-        Pass::Verify => {
-            let _ = m;
+        Pass::Mem2Reg => {
+            let r = crate::transform::mem2reg::promote_module(m, &_opts.mem2reg, _opts.threads);
+            _report.mem2reg.stats.add(&r.stats);
+            _report.mem2reg.remarks.extend(r.remarks);
+            _report.mem2reg.explanations.push_str(&r.explanations);
+            Ok(())
+        }
+        Pass::Verify => crate::verify::run_pass(m, _opts.threads),
+        Pass::Print(p) => {
+            p.run(m, &mut _report.printed);
             Ok(())
         }
         Pass::PhiElim => crate::transform::phi_elim::run_on_module(m, _opts, _report),

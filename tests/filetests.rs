@@ -1,6 +1,7 @@
 //! Filetests: the executable specification. Each `tests/filetests/<group>/<name>.ll` is run
 //! through the `mem2reg` binary with the arguments on its `; ARGS:` line (default: `--passes=`),
-//! and its stdout (and, for failing runs, `exit N` plus stderr) must equal `<name>.out`.
+//! and its stdout (and, for failing runs, `exit N` plus stderr; for files with a `; STDERR`
+//! line, stderr after stdout) must equal `<name>.out`.
 //!
 //! Re-bless after an intended change: `BLESS=1 cargo test --test filetests`, then review the
 //! diff of the `.out` files like any code change. A missing `.out` is an error unless blessing.
@@ -89,6 +90,12 @@ fn run_one(path: &Path, bless: bool) -> Option<String> {
         } else if std::env::var("CI").is_ok_and(|v| v == "true") {
             return Some(format!("{opt} is not installed (required under CI=true)"));
         }
+    }
+    if out.status.success() && text.lines().any(|l| l.trim() == "; STDERR") {
+        // Printer passes write to stderr, as opt's do: tests marked `; STDERR` compare it too.
+        got.push_str(
+            &String::from_utf8_lossy(&out.stderr).replace(path.to_str().unwrap(), "INPUT"),
+        );
     }
     let expected_path = path.with_extension("out");
     if bless {

@@ -19,6 +19,7 @@
 //! | [`liveness`] | slot live-in blocks; per-value SSA liveness | LLVM `ComputeLiveInBlocks` (seed 04); Brandner et al. |
 //! | [`marks`] | block sets with O(1) reset, for per-variable work | — |
 //! | [`print`](mod@print) | `opt-19`'s `print<domtree>` / `print<domfrontier>` text | LLVM |
+//! | [`dot`] | Graphviz files of the CFG and the dominator tree (`dot-cfg`, `dot-dom`) | LLVM |
 //!
 //! Shared invariants: per-block data is a dense array indexed by `Block` id (over the function's
 //! whole block id space, whether or not a block is in the layout); adjacency is stored as flat
@@ -44,6 +45,7 @@
 
 pub mod cfg;
 pub mod domtree;
+pub mod dot;
 pub mod frontier;
 pub mod idf;
 pub mod liveness;

@@ -28,14 +28,23 @@ OPTIONS:
   -S                        Accepted and ignored (output is always text)
   -disable-output           Do not write the module
   -verify-each              Verify after every pass
+  -disable-verify           Do not verify the input module after reading it
   --threads=N               Worker threads for per-function work (default: cores, at most 8)
   --time-passes             Print time per stage to stderr
   --print-copies            Print phi-elim's copies per edge to stdout (the module goes only
                             to an -o file)
+  --stats                   Print statistics (slots promoted, phis, ...) to stderr
+  --explain                 Explain, per slot left in memory, the use that blocks it (stderr)
+  -pass-remarks-output=FILE Write missed-promotion remarks as YAML (opt's format)
+  --ssa=FLAVOUR             mem2reg's SSA form: pruned (default, as LLVM), semi-pruned, minimal
+  --max-slot-size=BYTES     Leave slots larger than BYTES in memory
+  --phi-copy-limit=N        Leave the costliest slots in memory while phi operands exceed N
+  --entry-only              Promote only entry-block slots, as LLVM does
   --version                 Print version
   --help                    Print this help
 
 PASSES:
+  mem2reg                   Promote stack slots to SSA values with phis (LLVM's algorithm)
   verify, require<verify>   Check SSA form and operand types; errors stop the run
   phi-elim                  Phis become parallel copies on edges, lowered to stack slots
   reg2mem                   Demote cross-block values and phis to stack slots (LLVM's reg2mem)
@@ -48,9 +57,13 @@ struct Args {
     passes: String,
     disable_output: bool,
     verify_each: bool,
+    disable_verify: bool,
     threads: usize,
     time_passes: bool,
     print_copies: bool,
+    stats: bool,
+    remarks_output: Option<String>,
+    m2r: mem2reg::transform::mem2reg::Options,
 }
 
 enum Parsed {
@@ -69,10 +82,14 @@ fn parse_args(argv: Vec<String>) -> Parsed {
         output: None,
         passes: "mem2reg".into(),
         disable_output: false,
+        disable_verify: false,
         verify_each: false,
         threads: pipeline::default_threads(),
         time_passes: false,
         print_copies: false,
+        stats: false,
+        remarks_output: None,
+        m2r: Default::default(),
     };
     let mut it = argv.into_iter();
     while let Some(arg) = it.next() {
@@ -119,9 +136,46 @@ fn parse_args(argv: Vec<String>) -> Parsed {
             },
             "S" => {}
             "disable-output" => a.disable_output = true,
+            "disable-verify" => a.disable_verify = true,
             "verify-each" => a.verify_each = true,
             "time-passes" => a.time_passes = true,
             "print-copies" => a.print_copies = true,
+            "stats" => a.stats = true,
+            "explain" => a.m2r.explain = true,
+            "entry-only" => a.m2r.promote_non_entry = false,
+            "pass-remarks-output" => match value("pass-remarks-output") {
+                Ok(v) => a.remarks_output = Some(v),
+                Err(e) => return e,
+            },
+            "ssa" => {
+                use mem2reg::transform::mem2reg::Flavour;
+                let v = match value("ssa") {
+                    Ok(v) => v,
+                    Err(e) => return e,
+                };
+                a.m2r.flavour = match v.as_str() {
+                    "pruned" => Flavour::Pruned,
+                    "semi-pruned" => Flavour::SemiPruned,
+                    "minimal" => Flavour::Minimal,
+                    other => {
+                        return usage_error(&format!(
+                            "--ssa: unknown flavour '{other}' (pruned, semi-pruned, minimal)"
+                        ))
+                    }
+                }
+            }
+            "max-slot-size" | "phi-copy-limit" => {
+                let n = match value(&flag).map(|v| v.parse::<u64>()) {
+                    Ok(Ok(n)) => n,
+                    Ok(Err(_)) => return usage_error(&format!("-{flag} needs a number")),
+                    Err(e) => return e,
+                };
+                if flag == "max-slot-size" {
+                    a.m2r.max_slot_bytes = Some(n);
+                } else {
+                    a.m2r.phi_copy_limit = Some(n);
+                }
+            }
             // opt flags about debug-info representation: our output keeps the input's form.
             "try-experimental-debuginfo-iterators" => {}
             _ => return usage_error(&format!("unknown option '{arg}'")),
@@ -152,10 +206,16 @@ fn run(args: &Args) -> Result<(), String> {
     let mut module =
         text::parse(Arc::from(bytes)).map_err(|e| format!("mem2reg: {}", e.render(&name)))?;
     let t_parse = t0.elapsed();
+    let t_verify = Instant::now();
+    if !args.disable_verify {
+        verify_input(&module, &name, args.threads)?;
+    }
+    let t_verify = t_verify.elapsed();
     let opts = RunOptions {
         threads: args.threads,
         verify_each: args.verify_each,
         print_copies: args.print_copies,
+        mem2reg: args.m2r.clone(),
     };
     let report = pipeline::run(&mut module, &passes, &opts).map_err(|e| {
         e.messages
@@ -164,6 +224,14 @@ fn run(args: &Args) -> Result<(), String> {
             .collect::<String>()
     })?;
     eprint!("{}", report.printed);
+    eprint!("{}", report.mem2reg.explanations);
+    if let Some(path) = &args.remarks_output {
+        let yaml = mem2reg::transform::mem2reg::remarks_yaml(&report.mem2reg.remarks);
+        write_output(Some(path), yaml.as_bytes())?;
+    }
+    if args.stats {
+        eprint!("{}", stats_text(&report));
+    }
     let t1 = Instant::now();
     if args.print_copies {
         write_output(None, report.copies.as_bytes())?;
@@ -178,6 +246,7 @@ fn run(args: &Args) -> Result<(), String> {
             "===-- mem2reg time report --===\n  parse: {:.6} s\n",
             t_parse.as_secs_f64()
         );
+        s += &format!("  verify-input: {:.6} s\n", t_verify.as_secs_f64());
         for (n, d) in &report.timings {
             s += &format!("  {n}: {:.6} s\n", d.as_secs_f64());
         }
@@ -186,6 +255,79 @@ fn run(args: &Args) -> Result<(), String> {
     }
     let _ = Pass::Verify;
     Ok(())
+}
+
+/// Statistics in the shape of opt's `-stats`.
+fn stats_text(report: &pipeline::RunReport) -> String {
+    let s = &report.mem2reg.stats;
+    let mut rows: Vec<(u64, &str, String)> = vec![
+        (s.promoted, "mem2reg", "Number of alloca's promoted".into()),
+        (
+            s.single_store,
+            "mem2reg",
+            "Number of alloca's promoted with a single store".into(),
+        ),
+        (
+            s.single_block,
+            "mem2reg",
+            "Number of alloca's promoted within one block".into(),
+        ),
+        (s.dead, "mem2reg", "Number of dead alloca's removed".into()),
+        (
+            s.phis_inserted,
+            "mem2reg",
+            "Number of PHI nodes inserted".into(),
+        ),
+        (
+            s.phis_folded,
+            "mem2reg",
+            "Number of PHI nodes placed and folded away".into(),
+        ),
+        (s.loads_removed, "mem2reg", "Number of loads removed".into()),
+        (
+            s.stores_removed,
+            "mem2reg",
+            "Number of stores removed".into(),
+        ),
+        (
+            s.not_promoted,
+            "mem2reg",
+            "Number of alloca's left in memory".into(),
+        ),
+    ];
+    for (k, v) in &report.stats {
+        let (pass, what) = k.split_once('.').unwrap_or(("pipeline", k));
+        rows.push((*v, pass, what.to_string()));
+    }
+    let mut out = String::from(
+        "===-------------------------------------------------------------------------===
+                          ... Statistics Collected ...
+===-------------------------------------------------------------------------===
+
+",
+    );
+    for (v, pass, what) in rows {
+        out += &format!(
+            "{v:>7} {pass:<8} - {what}
+"
+        );
+    }
+    out
+}
+
+/// Verifies the module just read, as opt does: LLVM's reader accepts some IR its verifier
+/// rejects (an entry block with predecessors, a use its definition does not dominate).
+fn verify_input(module: &mem2reg::ir::Module, name: &str, threads: usize) -> Result<(), String> {
+    let errors = mem2reg::verify::verify_module_threads(module, threads);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut s: String = errors
+        .iter()
+        .map(|e| format!("mem2reg: {name}: error: {e}\n"))
+        .collect();
+    s += &format!("mem2reg: {name}: error: input module is broken!\n");
+    Err(s)
 }
 
 /// Reads INPUT (or stdin); returns the name to use in messages and the bytes.

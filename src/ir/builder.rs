@@ -161,6 +161,34 @@ impl<'a> FuncBuilder<'a> {
         self.finish(Opcode::Phi, 0, Type::NONE, Some((ty, name)))
     }
 
+    /// Replaces the incoming list of phi `inst`, writing `flags` (e.g. `"nsz "`) after `phi `.
+    pub fn set_phi_incoming_flags(&mut self, inst: Inst, flags: &str, incoming: &[(Value, Block)]) {
+        let ty = self.func.dfg.value_type(self.func.dfg.insts[inst].result);
+        self.text("phi ").text(flags).ty(ty);
+        self.phi_operands(incoming);
+        let dfg = &mut self.func.dfg;
+        let d = InstData {
+            values: dfg.push_values(&self.values),
+            blocks: dfg.push_blocks(&self.blocks),
+            pieces: dfg.push_pieces(&self.pieces),
+            ..dfg.insts[inst]
+        };
+        dfg.insts[inst] = d;
+        self.pieces.clear();
+        self.values.clear();
+        self.blocks.clear();
+    }
+
+    fn phi_operands(&mut self, incoming: &[(Value, Block)]) {
+        for (i, &(v, b)) in incoming.iter().enumerate() {
+            self.text(if i == 0 { " [ " } else { ", [ " })
+                .value(v)
+                .text(", ")
+                .block(b)
+                .text(" ]");
+        }
+    }
+
     fn phi_template(&mut self, ty: Type, incoming: &[(Value, Block)]) {
         self.text("phi ").ty(ty);
         for (i, &(v, b)) in incoming.iter().enumerate() {

@@ -11,7 +11,7 @@
 //!   every operand once (linear) before the IR is printed or verified. So replacing all uses of
 //!   a value costs O(1), and a whole pass's replacements cost one pass over the operands.
 
-use super::instructions::{Block, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value};
+use super::instructions::{Block, DbgVar, Inst, InstData, MdRef, Opcode, Piece, PoolRange, Value};
 use super::text::{Text, TextArena};
 use super::types::Type;
 use crate::entity::{PrimaryMap, SecondaryMap};
@@ -76,7 +76,7 @@ pub struct DataFlowGraph {
     /// Printing templates of all instructions.
     pub pieces: Vec<Piece>,
     /// Metadata attachments `(kind without '!', node)` of all instructions.
-    pub attachments: Vec<(Text, Text)>,
+    pub attachments: Vec<(Text, MdRef)>,
     /// Debug-variable data of `llvm.dbg.*` calls and `#dbg_*` records (flag `DEBUG`); see [`DbgVar`].
     pub dbg: SecondaryMap<Inst, Option<DbgVar>>,
     /// Operand bundles of calls that have them (flag `HAS_BUNDLES`): a range of `bundle_pool`.
@@ -227,6 +227,16 @@ impl DataFlowGraph {
         &mut self.block_pool[r]
     }
 
+    /// Replaces the metadata attachments of `inst`.
+    pub fn set_attachments(&mut self, inst: Inst, atts: &[(Text, MdRef)]) {
+        let start = self.attachments.len() as u32;
+        self.attachments.extend_from_slice(atts);
+        self.insts[inst].attachments = PoolRange {
+            start,
+            len: atts.len() as u32,
+        };
+    }
+
     /// The operand bundles of `inst` (empty for most instructions).
     pub fn inst_bundles(&self, inst: Inst) -> &[Bundle] {
         &self.bundle_pool[self.bundles[inst].span()]
@@ -240,7 +250,7 @@ impl DataFlowGraph {
 
     /// The metadata attachments of `inst`.
     #[inline]
-    pub fn inst_attachments(&self, inst: Inst) -> &[(Text, Text)] {
+    pub fn inst_attachments(&self, inst: Inst) -> &[(Text, MdRef)] {
         &self.attachments[self.insts[inst].attachments.span()]
     }
 

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::dfg::DataFlowGraph;
-use super::instructions::{Block, Inst, Piece, PoolRange, Value};
+use super::instructions::{Block, Inst, MdRef, Piece, PoolRange, Value};
 use super::layout::Layout;
 use super::text::Text;
 use super::types::{Type, TypeTable};
@@ -28,6 +28,20 @@ pub struct Function {
     pub ret_ty: Type,
     /// Whether the function has the `optnone` attribute (inline or through an attribute group).
     pub optnone: bool,
+    /// Whether the function has `"no-signed-zeros-fp-math"="true"`.
+    pub no_signed_zeros: bool,
+    /// Per parameter, [`crate::ir::param_flags`] bits read from its attributes.
+    pub param_flags: Vec<u8>,
+    /// Metadata nodes made by passes (e.g. `!DILocation(line: 0, scope: !7)`), referenced by
+    /// [`MdRef::New`] / [`Piece::NewMd`]; their text may itself reference earlier new nodes
+    /// through the printer's markers. Numbered after the module's own nodes when printed.
+    pub new_md: Vec<Vec<u8>>,
+    /// Blocks the input numbered (`5:`, or unnamed), by that number: `blockaddress(@f, %5)`
+    /// elsewhere in the module names them so, and is rewritten when numbers change.
+    pub input_block_numbers: Vec<(u32, Block)>,
+    /// Declarations the module must contain for this function's calls to new intrinsics
+    /// (`declare void @llvm.dbg.value(metadata, metadata, metadata)`), added when missing.
+    pub needs_decls: Vec<&'static str>,
     /// This function's types: a child of the module's table.
     pub types: TypeTable,
     /// Values, instructions, blocks.
@@ -47,6 +61,11 @@ impl Function {
             params: Vec::new(),
             ret_ty,
             optnone: false,
+            no_signed_zeros: false,
+            param_flags: Vec::new(),
+            new_md: Vec::new(),
+            input_block_numbers: Vec::new(),
+            needs_decls: Vec::new(),
             types: TypeTable::child(module_types),
             dfg: DataFlowGraph::new(),
             layout: Layout::new(),
@@ -93,6 +112,23 @@ impl Function {
     /// Removes `inst` from its block (the data stays; the result must have no uses left).
     pub fn remove_inst(&mut self, inst: Inst) {
         self.layout.remove_inst(inst);
+    }
+
+    /// Adds a new metadata node with text `content` (deduplicated within the function).
+    pub fn add_new_md(&mut self, content: Vec<u8>) -> MdRef {
+        if let Some(k) = self.new_md.iter().position(|c| *c == content) {
+            return MdRef::New(k as u32);
+        }
+        self.new_md.push(content);
+        MdRef::New(self.new_md.len() as u32 - 1)
+    }
+
+    /// The text of `r` for reading (new nodes: their content).
+    pub fn md_text(&self, r: MdRef) -> &[u8] {
+        match r {
+            MdRef::Text(t) => self.text(t),
+            MdRef::New(k) => &self.new_md[k as usize],
+        }
     }
 
     /// The name of `v` as text, or `None` if it is unnamed.

@@ -44,6 +44,29 @@ pub enum Piece {
     Value(u32),
     /// The instruction's block operand with this index, printed as `%label`.
     Block(u32),
+    /// A metadata node made by a pass: index into [`crate::ir::Function::new_md`]; printed as
+    /// a fresh `!N` numbered when the module is written.
+    NewMd(u32),
+}
+
+/// A reference to a metadata node: text of the input (`!12`, or an inline
+/// `!DILocation(...)`), or a node made by a pass ([`crate::ir::Function::new_md`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MdRef {
+    /// Input text.
+    Text(Text),
+    /// New node number `k` of the function.
+    New(u32),
+}
+
+impl MdRef {
+    /// No node.
+    pub const NONE: MdRef = MdRef::Text(Text::NONE);
+
+    /// Whether this is [`MdRef::NONE`].
+    pub fn is_none(self) -> bool {
+        self == MdRef::NONE
+    }
 }
 
 /// A `[start, start+len)` range into one of the function's pools.
@@ -279,6 +302,13 @@ pub mod flags {
     pub const INALLOCA: u8 = 4;
     /// `alloca swifterror`.
     pub const SWIFTERROR: u8 = 8;
+    /// On calls (shares its bit with `INALLOCA`): the return value has `noundef`.
+    pub const RET_NOUNDEF: u8 = 4;
+    /// On instructions other than `alloca` (shares its bit with `SWIFTERROR`): a
+    /// poison-generating flag (`nsw`, `nuw`, `exact`, `disjoint`, `nneg`, `inbounds`, `nusw`,
+    /// `samesign`, `nnan`, `ninf`, `fast`) or poison-generating metadata (`!range`,
+    /// `!nonnull`, `!align`) is present.
+    pub const MAY_POISON: u8 = 8;
     /// `catchswitch ... unwind label %b` / `cleanupret ... unwind label %b`: the last block
     /// operand is an unwind destination (not `unwind to caller`).
     pub const UNWIND_DEST: u8 = 128;
@@ -350,7 +380,7 @@ pub struct DbgVar {
     /// The expression metadata (`!DIExpression(...)`).
     pub expr: Text,
     /// The location (`!20`): the record's last argument or the call's `!dbg` attachment.
-    pub loc: Text,
+    pub loc: MdRef,
     /// Index, among the instruction's value operands, of the variable's location (the `%x` of
     /// `metadata ptr %x` / `#dbg_declare(ptr %x, ...)`); `u32::MAX` when the location is not a
     /// single value (`!{}`, `!DIArgList(...)`) or for `Label`.

@@ -10,10 +10,12 @@
 //! - [`function`] and [`module`]: the containers; [`builder`]: making new instructions.
 
 pub mod builder;
+pub mod datalayout;
 pub mod dfg;
 pub mod function;
 pub mod instructions;
 pub mod layout;
+pub mod metadata;
 pub mod module;
 pub mod text;
 pub mod types;
@@ -22,9 +24,19 @@ pub use builder::FuncBuilder;
 pub use dfg::{BlockData, Bundle, DataFlowGraph, ValueData, ValueDef};
 pub use function::Function;
 pub use instructions::{
-    flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value,
+    flags, Block, DbgKind, DbgVar, Inst, InstData, MdRef, Opcode, Piece, PoolRange, Value,
 };
 pub use layout::Layout;
 pub use module::{FuncId, Item, Module};
+
+/// Bits of [`Function::param_flags`]: what a parameter's attributes promise.
+pub mod param_flags {
+    /// `noundef`
+    pub const NOUNDEF: u8 = 1;
+    /// `dereferenceable(N)` or `dereferenceable_or_null(N)`
+    pub const DEREFERENCEABLE: u8 = 2;
+    /// `nonnull`
+    pub const NONNULL: u8 = 4;
+}
 pub use text::{Text, TextArena};
 pub use types::{FloatKind, Type, TypeData, TypeTable};

@@ -28,6 +28,8 @@ pub enum Item {
     Text(Text),
     /// A function definition.
     Function(FuncId),
+    /// Verbatim text defining metadata node `!N` (new nodes that refer to it print after it).
+    Metadata(Text, u32),
 }
 
 /// A module.

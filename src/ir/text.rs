@@ -60,6 +60,15 @@ impl Text {
     pub fn in_source(self) -> bool {
         self.start & OWN == 0
     }
+    /// The sub-span `[k, k + len)` of this span (same arena).
+    pub fn sub(self, k: usize, len: usize) -> Text {
+        debug_assert!(k + len <= self.len as usize);
+        Text {
+            start: self.start + k as u32,
+            len: len as u32,
+        }
+    }
+
     /// Start offset in the source buffer (meaningful when [`Text::in_source`]).
     pub fn source_offset(self) -> usize {
         self.start as usize

@@ -426,88 +426,15 @@ impl TypeTable {
             TypeData::Void | TypeData::Function { .. } | TypeData::Metadata | TypeData::Label
         )
     }
-    /// Size in bits of a value of type `t` (DataLayout "type size": no tail padding for scalars,
-    /// aggregates laid out with natural alignment; pointers are `ptr_bits`). `None` for unsized
-    /// or scalable types.
+    /// Size in bits of a value of type `t` under LLVM's default layout with `ptr_bits`-bit
+    /// pointers (see [`crate::ir::datalayout::DataLayout`] for a module's own layout).
     pub fn size_bits(&self, t: Type, ptr_bits: u64) -> Option<u64> {
-        Some(match self.data(t) {
-            TypeData::Int(n) => *n as u64,
-            TypeData::Float(k) => k.bits(),
-            TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits,
-            TypeData::X86Mmx => 64,
-            TypeData::X86Amx => 8192,
-            TypeData::Array { len, elem } => {
-                len.checked_mul(self.alloc_size_bytes(*elem, ptr_bits)?.checked_mul(8)?)?
-            }
-            TypeData::Vector {
-                len,
-                elem,
-                scalable: false,
-            } => len.checked_mul(self.size_bits(*elem, ptr_bits)?)?,
-            TypeData::Struct { fields, packed } => self
-                .struct_layout(fields, *packed, ptr_bits)?
-                .0
-                .checked_mul(8)?,
-            TypeData::Named(n) => {
-                return self
-                    .named_body(n)
-                    .flatten()
-                    .and_then(|b| self.size_bits(b, ptr_bits))
-            }
-            _ => return None,
-        })
+        crate::ir::datalayout::DataLayout::with_ptr_bits(ptr_bits).size_bits(self, t)
     }
 
-    /// Allocation size in bytes (size rounded up to the ABI alignment), as `alloca` reserves.
+    /// Allocation size in bytes under LLVM's default layout with `ptr_bits`-bit pointers.
     pub fn alloc_size_bytes(&self, t: Type, ptr_bits: u64) -> Option<u64> {
-        let bits = self.size_bits(t, ptr_bits)?;
-        let align = self.abi_align(t, ptr_bits)?;
-        bits.div_ceil(8).div_ceil(align).checked_mul(align)
-    }
-
-    /// ABI alignment in bytes, using LLVM's default x86-64 rules.
-    pub fn abi_align(&self, t: Type, ptr_bits: u64) -> Option<u64> {
-        Some(match self.data(t) {
-            TypeData::Int(n) => (*n as u64).div_ceil(8).next_power_of_two().clamp(1, 16),
-            TypeData::Float(FloatKind::X86Fp80) | TypeData::Float(FloatKind::Fp128) => 16,
-            TypeData::Float(FloatKind::PpcFp128) => 16,
-            TypeData::Float(k) => k.bits() / 8,
-            TypeData::Ptr { .. } | TypeData::TypedPtr { .. } => ptr_bits / 8,
-            TypeData::X86Mmx => 8,
-            TypeData::X86Amx => 64,
-            TypeData::Array { elem, .. } => self.abi_align(*elem, ptr_bits)?,
-            TypeData::Vector { .. } => self
-                .size_bits(t, ptr_bits)?
-                .div_ceil(8)
-                .checked_next_power_of_two()?
-                .max(1),
-            TypeData::Struct { fields, packed } => self.struct_layout(fields, *packed, ptr_bits)?.1,
-            TypeData::Named(n) => {
-                return self
-                    .named_body(n)
-                    .flatten()
-                    .and_then(|b| self.abi_align(b, ptr_bits))
-            }
-            _ => return None,
-        })
-    }
-
-    /// (size in bytes, alignment) of a struct with `fields`.
-    fn struct_layout(&self, fields: &[Type], packed: bool, ptr_bits: u64) -> Option<(u64, u64)> {
-        let (mut off, mut align) = (0u64, 1u64);
-        for &f in fields {
-            let a = if packed {
-                1
-            } else {
-                self.abi_align(f, ptr_bits)?
-            };
-            off = off
-                .div_ceil(a)
-                .checked_mul(a)?
-                .checked_add(self.alloc_size_bytes(f, ptr_bits)?)?;
-            align = align.max(a);
-        }
-        Some((off.div_ceil(align).checked_mul(align)?, align))
+        crate::ir::datalayout::DataLayout::with_ptr_bits(ptr_bits).alloc_size(self, t)
     }
 
     /// A printable view of `t` in LLVM spelling.
@@ -636,7 +563,8 @@ mod tests {
             fields: vec![i8_, i64_, i32_].into(),
             packed: false,
         });
-        assert_eq!(t.alloc_size_bytes(s, 64), Some(24));
+        // LLVM's default layout aligns i64 to 4 bytes (x86-64's datalayout says 8).
+        assert_eq!(t.alloc_size_bytes(s, 64), Some(16));
         let p = t.intern(TypeData::Struct {
             fields: vec![i8_, i64_].into(),
             packed: true,

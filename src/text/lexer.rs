@@ -101,6 +101,11 @@ pub struct Lexer<'a> {
     pos: usize,
     /// The message of the last [`Tok::Error`].
     pub error: &'static str,
+    /// How many comments were skipped so far, and where the last one started (readers that
+    /// keep source text use this to know when a span they copy contains a comment).
+    pub comments: u32,
+    /// Start of the last comment skipped.
+    pub last_comment_at: u32,
 }
 
 #[inline]
@@ -120,6 +125,8 @@ impl<'a> Lexer<'a> {
             src,
             pos,
             error: "",
+            comments: 0,
+            last_comment_at: 0,
         }
     }
 
@@ -176,11 +183,15 @@ impl<'a> Lexer<'a> {
             let kind = match c {
                 b' ' | b'\t' | b'\n' | b'\r' | 0 => continue,
                 b';' => {
+                    self.comments += 1;
+                    self.last_comment_at = start as u32;
                     self.skip_line();
                     continue;
                 }
                 b'/' => {
                     if self.at(self.pos) == b'*' {
+                        self.comments += 1;
+                        self.last_comment_at = start as u32;
                         if let Some(t) = self.skip_c_comment(start) {
                             return t;
                         }
@@ -512,6 +523,52 @@ impl<'a> Lexer<'a> {
         }
         self.tok(Tok::Float, start)
     }
+}
+
+/// `s` without its `;` line comments and `/* */` comments (string literals kept intact).
+pub fn strip_comments(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'"' => {
+                let end = s[i + 1..]
+                    .iter()
+                    .position(|&c| c == b'"')
+                    .map_or(s.len(), |p| i + p + 2);
+                out.extend_from_slice(&s[i..end]);
+                i = end;
+            }
+            b';' => {
+                while i < s.len() && s[i] != b'\n' && s[i] != b'\r' {
+                    i += 1;
+                }
+            }
+            b'/' if s.get(i + 1) == Some(&b'*') => {
+                let mut depth = 0;
+                while i < s.len() {
+                    if s[i] == b'/' && s.get(i + 1) == Some(&b'*') {
+                        depth += 1;
+                        i += 2;
+                    } else if s[i] == b'*' && s.get(i + 1) == Some(&b'/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                out.push(b' ');
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Position of the first `\n` or `\r` in `s`.

@@ -11,7 +11,27 @@
 //! order: the output is the same whatever the thread count.
 
 use crate::entity::{EntityRef, SecondaryMap};
-use crate::ir::{Block, Function, Inst, Item, Module, Piece, Text, Value, ValueDef};
+use crate::ir::{Block, Function, Inst, Item, MdRef, Module, Piece, Text, Value, ValueDef};
+use crate::util::fxhash::FxHashMap;
+
+/// Marks a reference to a function's new metadata node `k` in printed function text until
+/// the module numbers it: `MD_MARK`, `k` as 4 little-endian bytes, `MD_MARK_END`. The
+/// printer never emits NUL otherwise (names and strings are escaped), so this is unambiguous.
+const MD_MARK: &[u8] = b"\x00\x01MD";
+const MD_MARK_END: &[u8] = b"\x01\x00";
+
+fn write_new_md(out: &mut Vec<u8>, k: u32) {
+    out.extend_from_slice(MD_MARK);
+    out.extend_from_slice(&k.to_le_bytes());
+    out.extend_from_slice(MD_MARK_END);
+}
+
+fn write_md_ref(func: &Function, r: MdRef, out: &mut Vec<u8>) {
+    match r {
+        MdRef::Text(t) => out.extend_from_slice(func.text(t)),
+        MdRef::New(k) => write_new_md(out, k),
+    }
+}
 
 /// The `%N` numbers of a function's unnamed values and blocks.
 #[derive(Clone, Debug)]
@@ -52,11 +72,25 @@ impl Numbering {
 
     /// Appends the reference spelling of `v` (`%x`, `%3`, `undef`, `42`, `@g`, ...).
     pub fn write_value(&self, func: &Function, v: Value, out: &mut Vec<u8>) {
+        self.write_value_in(func, v, out, None)
+    }
+
+    /// [`Numbering::write_value`], rewriting `blockaddress` block numbers through `ba`.
+    fn write_value_in(
+        &self,
+        func: &Function,
+        v: Value,
+        out: &mut Vec<u8>,
+        ba: Option<&BlockAddresses>,
+    ) {
         let d = &func.dfg.values[v];
         match d.def {
             ValueDef::Undef => out.extend_from_slice(b"undef"),
             ValueDef::Poison => out.extend_from_slice(b"poison"),
-            ValueDef::Const(t) => out.extend_from_slice(func.text(t)),
+            ValueDef::Const(t) => match ba {
+                Some(ba) => out.extend_from_slice(&ba.rewrite(func.text(t))),
+                None => out.extend_from_slice(func.text(t)),
+            },
             ValueDef::Inst(_) | ValueDef::Param(_) => {
                 out.push(b'%');
                 if d.name.is_none() {
@@ -130,18 +164,32 @@ fn write_pieces(
     values: &[Value],
     blocks: &[Block],
     out: &mut Vec<u8>,
+    ba: Option<&BlockAddresses>,
 ) {
     for p in pieces {
         match *p {
             Piece::Text(t) => out.extend_from_slice(func.text(t)),
-            Piece::Value(i) => num.write_value(func, func.dfg.resolve(values[i as usize]), out),
+            Piece::Value(i) => {
+                num.write_value_in(func, func.dfg.resolve(values[i as usize]), out, ba)
+            }
             Piece::Block(i) => num.write_block(func, blocks[i as usize], out),
+            Piece::NewMd(k) => write_new_md(out, k),
         }
     }
 }
 
 /// Appends one instruction: `%r = ` (if it has a result), its template, its attachments.
 fn write_inst(func: &Function, num: &Numbering, inst: Inst, out: &mut Vec<u8>) {
+    write_inst_in(func, num, inst, out, None)
+}
+
+fn write_inst_in(
+    func: &Function,
+    num: &Numbering,
+    inst: Inst,
+    out: &mut Vec<u8>,
+    ba: Option<&BlockAddresses>,
+) {
     let dfg = &func.dfg;
     if let Some(r) = dfg.insts[inst].result.expand() {
         num.write_value(func, r, out);
@@ -154,50 +202,395 @@ fn write_inst(func: &Function, num: &Numbering, inst: Inst, out: &mut Vec<u8>) {
         dfg.inst_values(inst),
         dfg.inst_blocks(inst),
         out,
+        ba,
     );
     for &(kind, node) in dfg.inst_attachments(inst) {
         out.extend_from_slice(b", !");
         out.extend_from_slice(func.text(kind));
         out.push(b' ');
-        out.extend_from_slice(func.text(node));
+        write_md_ref(func, node, out);
     }
 }
 
 /// Appends one function definition.
 pub fn print_function(func: &Function, out: &mut Vec<u8>) {
+    print_function_in(func, out, None)
+}
+
+/// [`print_function`] within a module whose `blockaddress` references `ba` rewrites.
+pub fn print_function_in(func: &Function, out: &mut Vec<u8>, ba: Option<&BlockAddresses>) {
     let num = Numbering::compute(func);
-    write_pieces(func, &num, func.header_pieces(), &func.params, &[], out);
+    write_pieces(func, &num, func.header_pieces(), &func.params, &[], out, ba);
     out.extend_from_slice(b" {\n");
     let entry = func.layout.entry_block();
+    let preds = predecessors(func);
     for b in func.layout.blocks() {
         if Some(b) != entry || !func.dfg.blocks[b].name.is_none() {
             if Some(b) != entry {
                 out.push(b'\n');
             }
+            let line_start = out.len();
             num.write_block_name(func, b, out);
-            out.extend_from_slice(b":\n");
+            out.push(b':');
+            if Some(b) != entry {
+                write_preds(func, &num, &preds[b], out, line_start);
+            }
+            out.push(b'\n');
         }
         for i in func.layout.block_insts(b) {
-            out.extend_from_slice(b"  ");
-            write_inst(func, &num, i, out);
+            // Debug records are indented further, as LLVM prints them.
+            if func.dfg.insts[i].opcode == crate::ir::Opcode::DbgRecord {
+                out.extend_from_slice(b"    ");
+            } else {
+                out.extend_from_slice(b"  ");
+            }
+            write_inst_in(func, &num, i, out, ba);
             out.push(b'\n');
         }
     }
     out.extend_from_slice(b"}\n");
 }
 
+/// Each block's predecessors as LLVM lists them: one entry per terminator edge, most recent
+/// reference first (the reverse of layout order).
+fn predecessors(func: &Function) -> SecondaryMap<Block, Vec<Block>> {
+    let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+    for b in func.layout.blocks() {
+        for &s in func.successors(b) {
+            preds[s].push(b);
+        }
+    }
+    for (_, v) in preds.iter_mut() {
+        v.reverse();
+    }
+    preds
+}
+
+/// `; preds = %a, %b` (or `; No predecessors!`) padded to column 50, as LLVM comments labels.
+fn write_preds(
+    func: &Function,
+    num: &Numbering,
+    preds: &[Block],
+    out: &mut Vec<u8>,
+    line_start: usize,
+) {
+    let col = out.len() - line_start;
+    let pad = if col < 50 { 50 - col } else { 1 };
+    out.resize(out.len() + pad, b' ');
+    if preds.is_empty() {
+        out.extend_from_slice(b"; No predecessors!");
+        return;
+    }
+    out.extend_from_slice(b"; preds = ");
+    for (i, &p) in preds.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(b", ");
+        }
+        num.write_block(func, p, out);
+    }
+}
+
 /// Writes `m` as LLVM IR text, printing functions on up to `threads` threads.
 pub fn print_module(m: &Module, threads: usize) -> Vec<u8> {
     let funcs: Vec<&Function> = m.functions.values().collect();
-    let printed = print_parallel(&funcs, threads.max(1));
+    let ba = BlockAddresses::compute(m);
+    let mut printed = print_parallel(&funcs, threads.max(1), ba.as_ref());
+    let mut tail = ModuleTail::new(m);
+    for (f, buf) in funcs.iter().zip(printed.iter_mut()) {
+        tail.fix_function(f, buf);
+    }
     let mut out = Vec::with_capacity(m.source.len() + printed.iter().map(Vec::len).sum::<usize>());
     for item in &m.items {
         match *item {
-            Item::Text(t) => write_verbatim(m.text(t), &mut out),
+            Item::Text(t) => match &ba {
+                Some(ba) => write_verbatim(&ba.rewrite(m.text(t)), &mut out),
+                None => write_verbatim(m.text(t), &mut out),
+            },
+            Item::Metadata(t, id) => {
+                write_verbatim(m.text(t), &mut out);
+                tail.write_anchored(id, &mut out);
+            }
             Item::Function(f) => out.extend_from_slice(&printed[f.index()]),
         }
     }
+    tail.finish(&mut out);
     out
+}
+
+/// What passes add at module level, assembled in function order: numbers for new metadata
+/// nodes (after the module's largest, deduplicated by text) and declarations of intrinsics the
+/// module lacks. Invariant: numbering depends only on the order functions are fixed in.
+pub struct ModuleTail<'m> {
+    declared: Option<&'m crate::util::fxhash::FxHashSet<Box<[u8]>>>,
+    next_md: u32,
+    by_text: FxHashMap<Vec<u8>, u32>,
+    /// New node definitions, each with the largest existing node it refers to (it is printed
+    /// right after that node's definition, which is where LLVM's numbering would put it).
+    defs: Vec<(Option<u32>, Vec<u8>)>,
+    anchor_of: FxHashMap<u32, Option<u32>>,
+    decls: Vec<&'static str>,
+}
+
+impl<'m> ModuleTail<'m> {
+    /// A tail for module `m`.
+    pub fn new(m: &'m Module) -> Self {
+        let ctx = m.ctx.as_deref();
+        Self::with_context(ctx)
+    }
+
+    /// A tail for a module read with context `ctx` (`None`: built in Rust).
+    pub fn with_context(ctx: Option<&'m crate::text::parser::ModuleCtx>) -> Self {
+        Self {
+            declared: ctx.map(|c| &c.declared),
+            next_md: ctx.and_then(|c| c.max_metadata_id).map_or(0, |n| n + 1),
+            by_text: FxHashMap::default(),
+            defs: Vec::new(),
+            anchor_of: FxHashMap::default(),
+            decls: Vec::new(),
+        }
+    }
+
+    /// Numbers `f`'s new metadata and rewrites the markers in its printed text `buf`.
+    pub fn fix_function(&mut self, f: &Function, buf: &mut Vec<u8>) {
+        for d in &f.needs_decls {
+            let name = decl_name(d);
+            let have = self.declared.is_some_and(|s| s.contains(name));
+            if !have && !self.decls.contains(d) {
+                self.decls.push(d);
+            }
+        }
+        if f.new_md.is_empty() {
+            return;
+        }
+        let mut local: Vec<Option<u32>> = vec![None; f.new_md.len()];
+        let fixed = self.substitute(f, buf, &mut local);
+        *buf = fixed;
+    }
+
+    /// `text` with every marker replaced by its number (numbering nodes as needed).
+    fn substitute(&mut self, f: &Function, text: &[u8], local: &mut Vec<Option<u32>>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len());
+        let mut i = 0;
+        while let Some(p) = find(&text[i..], MD_MARK) {
+            out.extend_from_slice(&text[i..i + p]);
+            let at = i + p + MD_MARK.len();
+            let k = u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]]);
+            let n = self.number(f, k, local);
+            out.push(b'!');
+            out.extend_from_slice(n.to_string().as_bytes());
+            i = at + 4 + MD_MARK_END.len();
+        }
+        out.extend_from_slice(&text[i..]);
+        out
+    }
+
+    fn number(&mut self, f: &Function, k: u32, local: &mut Vec<Option<u32>>) -> u32 {
+        if let Some(n) = local[k as usize] {
+            return n;
+        }
+        let content = self.substitute(f, &f.new_md[k as usize], local);
+        let n = match self.by_text.get(&content) {
+            Some(&n) => n,
+            None => {
+                let n = self.next_md;
+                self.next_md += 1;
+                let anchor = self.anchor(&content);
+                self.anchor_of.insert(n, anchor);
+                let mut line = format!("!{n} = ").into_bytes();
+                line.extend_from_slice(&content);
+                line.push(b'\n');
+                self.defs.push((anchor, line));
+                self.by_text.insert(content, n);
+                n
+            }
+        };
+        local[k as usize] = Some(n);
+        n
+    }
+
+    /// The largest existing node `content` refers to (through new nodes too).
+    fn anchor(&self, content: &[u8]) -> Option<u32> {
+        let mut best: Option<u32> = None;
+        let mut i = 0;
+        while i < content.len() {
+            if content[i] == b'"' {
+                i += 1;
+                while i < content.len() && content[i] != b'"' {
+                    i += 1;
+                }
+            } else if content[i] == b'!' {
+                let d = content[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                if d > 0 {
+                    let n: u32 = std::str::from_utf8(&content[i + 1..i + 1 + d])
+                        .ok()
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(0);
+                    let a = match self.anchor_of.get(&n) {
+                        Some(&inner) => inner,
+                        None => Some(n),
+                    };
+                    best = best.max(a);
+                }
+            }
+            i += 1;
+        }
+        best
+    }
+
+    /// Writes the new nodes anchored at existing node `id`.
+    pub fn write_anchored(&mut self, id: u32, out: &mut Vec<u8>) {
+        for (a, line) in &mut self.defs {
+            if *a == Some(id) && !line.is_empty() {
+                out.extend_from_slice(line);
+                line.clear();
+            }
+        }
+    }
+
+    /// Appends the declarations and metadata definitions.
+    pub fn finish(self, out: &mut Vec<u8>) {
+        if !self.decls.is_empty() {
+            if !out.is_empty() && !out.ends_with(b"\n\n") {
+                out.push(b'\n');
+            }
+            for d in &self.decls {
+                out.extend_from_slice(d.as_bytes());
+                out.push(b'\n');
+            }
+        }
+        let rest: Vec<&Vec<u8>> = self
+            .defs
+            .iter()
+            .map(|(_, l)| l)
+            .filter(|l| !l.is_empty())
+            .collect();
+        if !rest.is_empty() {
+            if !out.is_empty() && !out.ends_with(b"\n\n") {
+                out.push(b'\n');
+            }
+            for l in rest {
+                out.extend_from_slice(l);
+            }
+        }
+    }
+}
+
+/// The global name (without `@`) a `declare ... @name(...)` line declares.
+fn decl_name(d: &str) -> &[u8] {
+    let at = d.find('@').map_or(0, |i| i + 1);
+    let end = d[at..].find('(').map_or(d.len(), |i| at + i);
+    d[at..end].as_bytes()
+}
+
+fn find(h: &[u8], n: &[u8]) -> Option<usize> {
+    let first = n[0];
+    let mut i = 0;
+    while let Some(p) = h[i..].iter().position(|&c| c == first) {
+        let at = i + p;
+        if h[at..].starts_with(n) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// Where `blockaddress(@f, %N)` points after passes renumbered `f`'s blocks: for each
+/// function whose input numbered blocks, input number → number it prints with now.
+/// Invariant: only numeric block references change; named ones stay as written.
+pub struct BlockAddresses {
+    by_fn: FxHashMap<Vec<u8>, FxHashMap<u32, u32>>,
+}
+
+impl BlockAddresses {
+    /// The map for `m`, or `None` when the module has no `blockaddress`.
+    pub fn compute(m: &Module) -> Option<Self> {
+        if !m.ctx.as_ref().is_some_and(|c| c.has_blockaddress) {
+            return None;
+        }
+        let mut by_fn = FxHashMap::default();
+        for f in m.functions.values() {
+            if f.input_block_numbers.is_empty() {
+                continue;
+            }
+            let num = Numbering::compute(f);
+            let map: FxHashMap<u32, u32> = f
+                .input_block_numbers
+                .iter()
+                .filter(|(_, b)| f.layout.is_block_inserted(*b) && f.dfg.blocks[*b].name.is_none())
+                .map(|&(n, b)| (n, num.blocks[b]))
+                .collect();
+            let mut key = vec![b'@'];
+            key.extend_from_slice(f.text(f.name));
+            by_fn.insert(
+                crate::text::parser::module::global_key(&key).into_owned(),
+                map,
+            );
+        }
+        Some(Self { by_fn })
+    }
+
+    /// `text` with every `blockaddress(@f, %N)` renumbered.
+    pub fn rewrite<'t>(&self, text: &'t [u8]) -> std::borrow::Cow<'t, [u8]> {
+        const KW: &[u8] = b"blockaddress(";
+        let Some(mut at) = find(text, KW) else {
+            return std::borrow::Cow::Borrowed(text);
+        };
+        let mut out = Vec::with_capacity(text.len());
+        let mut copied = 0;
+        loop {
+            let mut i = at + KW.len();
+            while text.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+                i += 1;
+            }
+            let g_start = i;
+            if text.get(i) == Some(&b'@') {
+                i += 1;
+                if text.get(i) == Some(&b'"') {
+                    i += 1 + text[i + 1..].iter().position(|&c| c == b'"').unwrap_or(0) + 1;
+                } else {
+                    while text
+                        .get(i)
+                        .is_some_and(|&c| c.is_ascii_alphanumeric() || b"-$._".contains(&c))
+                    {
+                        i += 1;
+                    }
+                }
+            }
+            let key = crate::text::parser::module::global_key(&text[g_start..i]).into_owned();
+            while text
+                .get(i)
+                .is_some_and(|&c| c.is_ascii_whitespace() || c == b',')
+            {
+                i += 1;
+            }
+            if text.get(i) == Some(&b'%') {
+                let d = text[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                let n = std::str::from_utf8(&text[i + 1..i + 1 + d])
+                    .ok()
+                    .and_then(|s| s.parse::<u32>().ok());
+                if let (Some(n), Some(map)) = (n, self.by_fn.get(&key)) {
+                    if let Some(&cur) = map.get(&n) {
+                        out.extend_from_slice(&text[copied..i + 1]);
+                        out.extend_from_slice(cur.to_string().as_bytes());
+                        copied = i + 1 + d;
+                    }
+                }
+            }
+            match find(&text[i..], KW) {
+                Some(p) => at = i + p,
+                None => break,
+            }
+        }
+        out.extend_from_slice(&text[copied..]);
+        std::borrow::Cow::Owned(out)
+    }
 }
 
 /// Appends verbatim text, ending it with a newline.
@@ -210,10 +603,14 @@ fn write_verbatim(text: &[u8], out: &mut Vec<u8>) {
 
 /// Prints each function into its own buffer, splitting the list into `threads` contiguous
 /// chunks of similar total size.
-fn print_parallel(funcs: &[&Function], threads: usize) -> Vec<Vec<u8>> {
+fn print_parallel(
+    funcs: &[&Function],
+    threads: usize,
+    ba: Option<&BlockAddresses>,
+) -> Vec<Vec<u8>> {
     let one = |f: &Function| {
         let mut v = Vec::with_capacity(estimate(f));
-        print_function(f, &mut v);
+        print_function_in(f, &mut v, ba);
         v
     };
     if threads <= 1 || funcs.len() < 2 {

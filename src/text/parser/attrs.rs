@@ -292,51 +292,73 @@ fn parse_attr_args<'a, H: Host<'a>>(h: &mut H, w: &[u8]) -> PResult<()> {
     skip_parens(h.c())
 }
 
-/// `"kind"` or `"kind"="value"`.
-fn parse_string_attr(c: &mut Cursor<'_>) -> PResult<()> {
-    c.bump();
-    if c.eat(Tok::Equal) {
-        c.expect(Tok::Str, "expected string value")?;
-    }
-    Ok(())
+/// Function attribute facts passes read (bits of the value [`parse_fn_attrs`] returns and
+/// attribute groups record).
+pub mod fn_flags {
+    /// `optnone`
+    pub const OPTNONE: u8 = 1;
+    /// `"no-signed-zeros-fp-math"="true"`
+    pub const NO_SIGNED_ZEROS: u8 = 2;
 }
 
-/// Parameter or return attributes (possibly none).
-pub fn parse_param_attrs<'a, H: Host<'a>>(h: &mut H) -> PResult<()> {
+/// `"kind"` or `"kind"="value"`; returns the [`fn_flags`] it sets.
+fn parse_string_attr(c: &mut Cursor<'_>) -> PResult<u8> {
+    let k = c.bump();
+    let mut flags = 0;
+    if c.eat(Tok::Equal) {
+        let v = c.expect(Tok::Str, "expected string value")?;
+        if c.tok_text(k) == b"\"no-signed-zeros-fp-math\"" && c.tok_text(v) == b"\"true\"" {
+            flags |= fn_flags::NO_SIGNED_ZEROS;
+        }
+    }
+    Ok(flags)
+}
+
+/// Parameter or return attributes (possibly none); returns their
+/// [`crate::ir::param_flags`].
+pub fn parse_param_attrs<'a, H: Host<'a>>(h: &mut H) -> PResult<u8> {
+    use crate::ir::param_flags as pf;
+    let mut flags = 0;
     loop {
         match h.c().kind() {
-            Tok::Str => parse_string_attr(h.c())?,
+            Tok::Str => {
+                parse_string_attr(h.c())?;
+            }
             Tok::Ident => {
                 let w = h.c().text();
                 if is_simple_param_attr(w) || is_type_attr(w) || is_paren_attr(w) {
+                    flags |= match w {
+                        b"noundef" => pf::NOUNDEF,
+                        b"dereferenceable" | b"dereferenceable_or_null" => pf::DEREFERENCEABLE,
+                        b"nonnull" => pf::NONNULL,
+                        _ => 0,
+                    };
                     parse_attr_args(h, w)?;
                 } else {
-                    return Ok(());
+                    return Ok(flags);
                 }
             }
-            _ => return Ok(()),
+            _ => return Ok(flags),
         }
     }
 }
 
 /// Function attributes (inline ones and `#N` groups), as after a parameter list or in
-/// `attributes #N = { ... }`. Returns whether `optnone` was among the inline ones.
-pub fn parse_fn_attrs<'a, H: Host<'a>>(h: &mut H, in_group: bool) -> PResult<bool> {
-    let mut optnone = false;
+/// `attributes #N = { ... }`. Returns the [`fn_flags`] found (through groups too, when known).
+pub fn parse_fn_attrs<'a, H: Host<'a>>(h: &mut H, in_group: bool) -> PResult<u8> {
+    let mut optnone = 0u8;
     loop {
         match h.c().kind() {
-            Tok::Str => parse_string_attr(h.c())?,
+            Tok::Str => optnone |= parse_string_attr(h.c())?,
             Tok::AttrGrpId if !in_group => {
                 let t = h.c().bump();
                 let id = h.c().id_of(t);
-                if h.attr_group_use(id, t.start as usize)? {
-                    optnone = true;
-                }
+                optnone |= h.attr_group_use(id, t.start as usize)?;
             }
             Tok::Ident => {
                 let w = h.c().text();
                 if w == b"optnone" {
-                    optnone = true;
+                    optnone |= fn_flags::OPTNONE;
                 }
                 if is_simple_fn_attr(w)
                     || is_simple_param_attr(w)

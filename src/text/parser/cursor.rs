@@ -54,6 +54,11 @@ impl<'a> Cursor<'a> {
         self.tok = self.lex.next_token();
     }
 
+    /// How many comments the lexer has skipped, and where the last one started.
+    pub fn comments(&self) -> (u32, u32) {
+        (self.lex.comments, self.lex.last_comment_at)
+    }
+
     /// The current token's kind.
     #[inline]
     pub fn kind(&self) -> Tok {

@@ -27,7 +27,7 @@ use crate::ir::instructions::{
     flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value,
 };
 use crate::ir::types::{Type, TypeData, TypeTable};
-use crate::ir::{Function, Text};
+use crate::ir::{Function, MdRef, Text};
 use crate::text::lexer::{Tok, Token};
 use crate::text::names::name_key;
 use crate::util::fxhash::FxHashMap;
@@ -42,8 +42,8 @@ pub struct Header {
     pub fn_ty: Type,
     /// Parameters in order.
     pub params: Vec<HeaderParam>,
-    /// Whether `optnone` was seen inline or in an attribute group.
-    pub optnone: bool,
+    /// The [`super::attrs::fn_flags`] seen inline or in attribute groups.
+    pub fn_flags: u8,
     /// Program address space (`addrspace(N)` after the parameters).
     pub addrspace: u32,
 }
@@ -56,6 +56,8 @@ pub struct HeaderParam {
     pub name: Option<Token>,
     /// End of the parameter's last token before the name (where an unnamed one's hole goes).
     pub end: u32,
+    /// Its [`crate::ir::param_flags`].
+    pub flags: u8,
 }
 
 /// Reads a header after `define`/`declare`, up to (not including) a body's `{`.
@@ -104,13 +106,18 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
             ) {
                 return h.c().err_at(ty_at, "invalid type for function argument");
             }
-            parse_param_attrs(h)?;
+            let flags = parse_param_attrs(h)?;
             let end = h.c().prev_end;
             let name = match h.c().kind() {
                 Tok::LocalVar | Tok::LocalVarId => Some(h.c().bump()),
                 _ => None,
             };
-            params.push(HeaderParam { ty, name, end });
+            params.push(HeaderParam {
+                ty,
+                name,
+                end,
+                flags,
+            });
             if !h.c().eat(Tok::Comma) {
                 break;
             }
@@ -120,7 +127,7 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
     }
     parse_global_prefix(h.c())?;
     let addrspace = parse_opt_addrspace(h)?;
-    let mut optnone = parse_fn_attrs(h, false)?;
+    let mut fn_flags = parse_fn_attrs(h, false)?;
     loop {
         let w = h.c().text();
         if h.c().kind() != Tok::Ident {
@@ -148,9 +155,7 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
                 parse_typed_const(h)?;
             }
             _ => {
-                if parse_fn_attrs(h, false)? {
-                    optnone = true;
-                }
+                fn_flags |= parse_fn_attrs(h, false)?;
                 if h.c().kind() == Tok::Ident && h.c().text() == w {
                     break;
                 }
@@ -172,7 +177,7 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
         ret,
         fn_ty,
         params,
-        optnone,
+        fn_flags,
         addrspace,
     })
 }
@@ -214,6 +219,8 @@ pub(super) struct FuncReader<'a, 'm> {
     pub first_dbg_call: Option<u32>,
     /// `blockaddress(@f, %bb)` uses, checked once every body is read.
     pub blockaddrs: Vec<(Token, Token)>,
+    /// The lexer's comment count when the current template began.
+    pub comments_at_start: u32,
 }
 
 impl<'a> Host<'a> for FuncReader<'a, '_> {
@@ -269,8 +276,8 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
         self.c
             .err_at(off, format!("use of undefined metadata '!{id}'"))
     }
-    fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<bool> {
-        Ok(self.m.attr_groups.get(&id).copied().unwrap_or(false))
+    fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<u8> {
+        Ok(self.m.attr_groups.get(&id).copied().unwrap_or(0))
     }
     fn md_value(&mut self, ty: Type) -> PResult<()> {
         if !self.holes {
@@ -329,6 +336,7 @@ pub fn read_function(source: &Arc<[u8]>, ctx: &ModuleCtx, index: usize) -> PResu
         first_record: None,
         first_dbg_call: None,
         blockaddrs: Vec::new(),
+        comments_at_start: 0,
     };
     r.read_define()?;
     let f = r.f;
@@ -341,7 +349,9 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         self.c.expect_kw(b"define", "expected 'define'")?;
         let h = parse_header(self, true)?;
         self.f.ret_ty = h.ret;
-        self.f.optnone = h.optnone;
+        self.f.optnone = h.fn_flags & super::attrs::fn_flags::OPTNONE != 0;
+        self.f.no_signed_zeros = h.fn_flags & super::attrs::fn_flags::NO_SIGNED_ZEROS != 0;
+        self.f.param_flags = h.params.iter().map(|p| p.flags).collect();
         self.f.name = Text::source(h.name.start as usize + 1, h.name.end as usize);
         let header_end = self.c.prev_end;
         self.build_header(start as u32, header_end, &h)?;
@@ -436,6 +446,17 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         }
         if end > run {
             pieces.push(Piece::Text(Text::source(run as usize, end as usize)));
+        }
+        let src = self.f.source.clone();
+        for p in &mut pieces {
+            if let Piece::Text(t) = *p {
+                let bytes = t.resolve(&src, self.f.dfg.strings.bytes()).to_vec();
+                if t.in_source() && (bytes.contains(&b';') || bytes.windows(2).any(|w| w == b"/*"))
+                {
+                    let clean = crate::text::lexer::strip_comments(&bytes);
+                    *p = Piece::Text(self.f.dfg.strings.add(&clean));
+                }
+            }
         }
         self.f.header = self.f.dfg.push_pieces(&pieces);
         Ok(())
@@ -573,6 +594,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 let def = match k {
                     ConstKind::Undef => ValueDef::Undef,
                     ConstKind::Poison => ValueDef::Poison,
+                    ConstKind::Int => ValueDef::Const(self.canonical_int(ty, at, end)),
                     _ => ValueDef::Const(Text::source(at as usize, end as usize)),
                 };
                 self.f.dfg.make_value(ty, def, Text::NONE)
@@ -580,6 +602,36 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         };
         self.hole_value(at, v);
         Ok(v)
+    }
+
+    /// An integer literal's text as LLVM prints it: the value truncated to the type's width,
+    /// as a signed decimal (`true`/`false` for `i1`). The source text when already so.
+    fn canonical_int(&mut self, ty: Type, at: u32, end: u32) -> Text {
+        let src = Text::source(at as usize, end as usize);
+        let bits = match self.f.types.data(ty) {
+            TypeData::Int(n) if *n <= 127 => *n,
+            _ => return src,
+        };
+        let text = self.f.text(src);
+        let Some(v) = super::constants::int_literal_value(text) else {
+            return src;
+        };
+        let m = v & ((1i128 << bits) - 1);
+        let signed = if m >> (bits - 1) & 1 == 1 {
+            m - (1i128 << bits)
+        } else {
+            m
+        };
+        let canon = match (bits, signed) {
+            (1, 0) => "false".to_string(),
+            (1, _) => "true".to_string(),
+            _ => signed.to_string(),
+        };
+        if canon.as_bytes() == text {
+            src
+        } else {
+            self.f.dfg.strings.add(canon.as_bytes())
+        }
     }
 
     /// `Type Value`.
@@ -652,6 +704,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             }
             self.next_id = n + 1;
         }
+        let record_number = numbered;
         let existing = match (key_tok, numbered) {
             (Some(t), None) => self.lookup(t),
             (_, Some(n)) => self.get_id(n),
@@ -700,6 +753,11 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             _ => {}
         }
         self.f.layout.append_block(b);
+        if let Some(n) = record_number {
+            if self.m.has_blockaddress {
+                self.f.input_block_numbers.push((n, b));
+            }
+        }
         Ok(b)
     }
 
@@ -756,9 +814,18 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         };
         let name_at = name.map_or(self.c.tok.start, |t| t.start);
         self.begin_template();
-        let out = self.parse_instruction()?;
+        let mut out = self.parse_instruction()?;
+        out.template_end.get_or_insert(self.c.prev_end);
         let attachments = self.read_attachments()?;
-        let data = self.finish_template(&out, attachments);
+        let mut data = self.finish_template(&out, attachments);
+        if out.op != Opcode::Alloca {
+            let poisoning = self.f.dfg.attachments[attachments.span()]
+                .iter()
+                .any(|&(k, _)| matches!(self.f.text(k), b"range" | b"nonnull" | b"align"));
+            if poisoning {
+                data.flags |= flags::MAY_POISON;
+            }
+        }
         let inst = self.define_result(name, name_at, data, out.ty)?;
         if let Some(mut d) = out.dbg {
             if !d.record {
@@ -787,6 +854,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
 
     /// Starts cutting a template at the current token.
     pub fn begin_template(&mut self) {
+        self.comments_at_start = self.c.comments().0;
         self.run = self.c.tok.start;
         self.pieces.clear();
         self.vals.clear();
@@ -805,6 +873,10 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             self.pieces
                 .push(Piece::Text(Text::source(self.run as usize, end as usize)));
         }
+        if !out.patches.is_empty() {
+            self.apply_patches(&out.patches, end);
+        }
+        self.drop_comments(end);
         if !self.extras.is_empty() {
             let base = self.vals.len() as u32;
             for p in &mut self.pieces {
@@ -830,6 +902,66 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         }
     }
 
+    /// Applies text edits (source offset, length, replacement) to the template's text pieces;
+    /// an insertion at the template's end goes after its last piece.
+    fn apply_patches(&mut self, patches: &[(u32, u32, Vec<u8>)], end: u32) {
+        for (at, len, new) in patches {
+            let (at, len) = (*at as usize, *len as usize);
+            let t = self.f.dfg.strings.add(new);
+            if at == end as usize && len == 0 {
+                self.pieces.push(Piece::Text(t));
+                continue;
+            }
+            let hit = self.pieces.iter().position(|p| match *p {
+                Piece::Text(s) if s.in_source() && !s.is_none() => {
+                    let (a, b) = (s.source_offset(), s.source_offset() + s.len());
+                    a <= at && at + len <= b
+                }
+                _ => false,
+            });
+            let Some(k) = hit else { continue };
+            let Piece::Text(s) = self.pieces[k] else {
+                continue;
+            };
+            let (a, b) = (s.source_offset(), s.source_offset() + s.len());
+            let mut repl = Vec::with_capacity(3);
+            if at > a {
+                repl.push(Piece::Text(Text::source(a, at)));
+            }
+            repl.push(Piece::Text(t));
+            if b > at + len {
+                repl.push(Piece::Text(Text::source(at + len, b)));
+            }
+            self.pieces.splice(k..k + 1, repl);
+        }
+    }
+
+    /// Whether a comment started inside the template ending at `end` (a comment after it, on
+    /// the same line, is the common case and costs nothing).
+    fn comment_inside(&self, end: u32) -> bool {
+        let (n, last) = self.c.comments();
+        n > self.comments_at_start && !(n == self.comments_at_start + 1 && last >= end)
+    }
+
+    /// Removes comments from the template's text pieces (LLVM's printer never keeps them).
+    fn drop_comments(&mut self, end: u32) {
+        if !self.comment_inside(end) {
+            return;
+        }
+        let src = self.f.source.clone();
+        for p in &mut self.pieces {
+            if let Piece::Text(t) = *p {
+                if t.in_source() && !t.is_none() {
+                    let bytes = t.resolve(&src, b"");
+                    if bytes.contains(&b';') || bytes.windows(2).any(|w| w == b"/*") {
+                        let clean = crate::text::lexer::strip_comments(bytes);
+                        *p = Piece::Text(self.f.dfg.strings.add(&clean));
+                    }
+                }
+            }
+        }
+    }
+
     /// `, !kind node` attachments after an instruction.
     fn read_attachments(&mut self) -> PResult<PoolRange> {
         let start = self.f.dfg.attachments.len() as u32;
@@ -841,10 +973,10 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             let node_at = self.c.at();
             parse_md_node_ref(self)?;
             let node = Text::source(node_at, self.c.prev_end as usize);
-            self.f
-                .dfg
-                .attachments
-                .push((Text::source(k.start as usize + 1, k.end as usize), node));
+            self.f.dfg.attachments.push((
+                Text::source(k.start as usize + 1, k.end as usize),
+                MdRef::Text(node),
+            ));
         }
         self.holes = holes;
         if self.c.kind() == Tok::Comma {
@@ -1022,13 +1154,13 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             record: true,
             var: Text::NONE,
             expr: Text::NONE,
-            loc: Text::NONE,
+            loc: MdRef::NONE,
             loc_operand: u32::MAX,
         };
         if kind == DbgKind::Label {
             d.var = self.md_span()?;
             self.c.expect(Tok::Comma, "Expected ',' here")?;
-            d.loc = self.md_span()?;
+            d.loc = MdRef::Text(self.md_span()?);
         } else {
             d.loc_operand = self.record_location()?;
             self.c.expect(Tok::Comma, "Expected ',' here")?;
@@ -1044,7 +1176,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 self.md_span()?;
                 self.c.expect(Tok::Comma, "Expected ',' here")?;
             }
-            d.loc = self.md_span()?;
+            d.loc = MdRef::Text(self.md_span()?);
         }
         self.c.expect(Tok::RParen, "Expected ')' here")?;
         let out = super::instructions::InstOut {
@@ -1056,6 +1188,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             dbg: None,
             bundles: Vec::new(),
             template_end: None,
+            patches: Vec::new(),
         };
         let data = self.finish_template(&out, PoolRange::default());
         let i = self.f.dfg.make_inst(data, None, Text::NONE);

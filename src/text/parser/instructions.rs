@@ -39,6 +39,10 @@ pub struct InstOut {
     pub bundles: Vec<Bundle>,
     /// Where the template ends, when not at the last consumed token.
     pub template_end: Option<u32>,
+    /// Edits of the template text towards LLVM's printed form, `(offset, length, new text)`
+    /// in source offsets: an alignment the input left implicit (`, align N`, which LLVM's
+    /// reader fills in and its printer writes), operand-bundle spacing.
+    pub patches: Vec<(u32, u32, Vec<u8>)>,
 }
 
 impl InstOut {
@@ -52,6 +56,7 @@ impl InstOut {
             dbg: None,
             bundles: Vec::new(),
             template_end: None,
+            patches: Vec::new(),
         }
     }
 }
@@ -116,9 +121,35 @@ fn is_ordering(w: &[u8]) -> bool {
 }
 
 impl<'a> FuncReader<'a, '_> {
-    fn eat_words(&mut self, pred: fn(&[u8]) -> bool) {
+    /// Consumes keywords accepted by `pred`; returns whether any of them is a
+    /// poison-generating flag (see [`flags::MAY_POISON`]).
+    fn eat_words(&mut self, pred: fn(&[u8]) -> bool) -> bool {
+        let mut poison = false;
         while self.c.kind() == Tok::Ident && pred(self.c.text()) {
+            poison |= matches!(
+                self.c.text(),
+                b"nsw"
+                    | b"nuw"
+                    | b"exact"
+                    | b"disjoint"
+                    | b"nneg"
+                    | b"inbounds"
+                    | b"nusw"
+                    | b"samesign"
+                    | b"nnan"
+                    | b"ninf"
+                    | b"fast"
+            );
             self.c.bump();
+        }
+        poison
+    }
+
+    fn poison_flag(p: bool) -> u8 {
+        if p {
+            flags::MAY_POISON
+        } else {
+            0
         }
     }
 
@@ -135,8 +166,8 @@ impl<'a> FuncReader<'a, '_> {
         t.kind == Tok::Ident && self.c.tok_text(t) == kw
     }
 
-    /// `, align N` if present.
-    fn opt_comma_align(&mut self) -> PResult<()> {
+    /// `, align N` if present; returns whether it was.
+    fn opt_comma_align(&mut self) -> PResult<bool> {
         if self.at_comma_kw(b"align") {
             self.c.bump();
             self.c.bump();
@@ -150,8 +181,14 @@ impl<'a> FuncReader<'a, '_> {
                     return self.c.err_at(at, "alignment is not a power of two");
                 }
             }
+            return Ok(true);
         }
-        Ok(())
+        Ok(false)
+    }
+
+    /// The datalayout's ABI alignment of `t` (for loads and stores written without one).
+    fn abi_align(&self, t: Type) -> u64 {
+        self.m.dl.abi_align(&self.f.types, t).unwrap_or(1)
     }
 
     /// `syncscope("x")` if present.
@@ -449,11 +486,11 @@ impl<'a> FuncReader<'a, '_> {
 
     fn parse_binop(&mut self, op: Opcode, fp: bool) -> PResult<InstOut> {
         self.c.bump();
-        if fp {
-            self.eat_words(is_fmf);
+        let poison = if fp {
+            self.eat_words(is_fmf)
         } else {
-            self.eat_words(|w| matches!(w, b"nuw" | b"nsw" | b"exact" | b"disjoint"));
-        }
+            self.eat_words(|w| matches!(w, b"nuw" | b"nsw" | b"exact" | b"disjoint"))
+        };
         let at = self.c.at();
         let (ty, _) = self.parse_typed_value()?;
         self.expect_comma("expected ',' in arithmetic operation")?;
@@ -466,12 +503,14 @@ impl<'a> FuncReader<'a, '_> {
         if !ok {
             return self.c.err_at(at, "invalid operand type for instruction");
         }
-        Ok(InstOut::new(op, Some(ty)))
+        let mut out = InstOut::new(op, Some(ty));
+        out.flags |= Self::poison_flag(poison);
+        Ok(out)
     }
 
     fn parse_cast(&mut self, op: Opcode, w: &[u8]) -> PResult<InstOut> {
         self.c.bump();
-        self.eat_words(|w| matches!(w, b"nuw" | b"nsw" | b"nneg") || is_fmf(w));
+        let poison = self.eat_words(|w| matches!(w, b"nuw" | b"nsw" | b"nneg") || is_fmf(w));
         let at = self.c.at();
         let (src, _) = self.parse_typed_value()?;
         self.c.expect_kw(b"to", "expected 'to' after cast value")?;
@@ -484,16 +523,18 @@ impl<'a> FuncReader<'a, '_> {
             );
             return self.c.err_at(at, msg);
         }
-        Ok(InstOut::new(op, Some(dst)))
+        let mut out = InstOut::new(op, Some(dst));
+        out.flags |= Self::poison_flag(poison);
+        Ok(out)
     }
 
     fn parse_cmp(&mut self, int: bool) -> PResult<InstOut> {
         self.c.bump();
-        if int {
-            self.c.eat_kw(b"samesign");
+        let poison = if int {
+            self.c.eat_kw(b"samesign")
         } else {
-            self.eat_words(is_fmf);
-        }
+            self.eat_words(is_fmf)
+        };
         parse_predicate(self, int)?;
         let at = self.c.at();
         let (ty, _) = self.parse_typed_value()?;
@@ -514,10 +555,9 @@ impl<'a> FuncReader<'a, '_> {
             return self.c.err_at(at, msg);
         }
         let r = sema::cmp_result(&mut self.f.types, ty);
-        Ok(InstOut::new(
-            if int { Opcode::ICmp } else { Opcode::FCmp },
-            Some(r),
-        ))
+        let mut out = InstOut::new(if int { Opcode::ICmp } else { Opcode::FCmp }, Some(r));
+        out.flags |= Self::poison_flag(poison);
+        Ok(out)
     }
 
     fn parse_select(&mut self) -> PResult<InstOut> {
@@ -672,18 +712,13 @@ impl<'a> FuncReader<'a, '_> {
             return self.c.err_at(at, "Cannot allocate unsized type");
         }
         let mut space = self.m.alloca_addrspace;
-        while self.c.kind() == Tok::Comma {
+        let mut has_align = false;
+        let mut space_at = None;
+        // `[, T count] [, align N] [, addrspace(M)]`, in this order, as LLParser reads them.
+        if self.c.kind() == Tok::Comma && self.c.peek().kind != Tok::MetadataVar {
             let next = self.c.peek();
-            if next.kind == Tok::MetadataVar {
-                break;
-            }
             let word = self.c.tok_text(next);
-            if next.kind == Tok::Ident && word == b"align" {
-                self.opt_comma_align()?;
-            } else if next.kind == Tok::Ident && word == b"addrspace" {
-                self.c.bump();
-                space = parse_opt_addrspace(self)?;
-            } else {
+            if !(next.kind == Tok::Ident && (word == b"align" || word == b"addrspace")) {
                 self.c.bump();
                 let cat = self.c.at();
                 let (cty, _) = self.parse_typed_value()?;
@@ -691,6 +726,20 @@ impl<'a> FuncReader<'a, '_> {
                     return self.c.err_at(cat, "element count must have integer type");
                 }
             }
+        }
+        has_align |= self.opt_comma_align()?;
+        if self.at_comma_kw(b"addrspace") {
+            space_at = Some(self.c.tok.start);
+            self.c.bump();
+            space = parse_opt_addrspace(self)?;
+        }
+        if !has_align {
+            let a = self.m.dl.pref_align(&self.f.types, ty).unwrap_or(1);
+            out.patches.push((
+                space_at.unwrap_or(self.c.prev_end),
+                0,
+                format!(", align {}", a).into_bytes(),
+            ));
         }
         out.aux = ty;
         out.ty = Some(self.f.types.pointer_to_spelled(ty, space));
@@ -714,7 +763,18 @@ impl<'a> FuncReader<'a, '_> {
             self.opt_syncscope()?;
             self.ordering()?;
         }
-        self.opt_comma_align()?;
+        if !self.opt_comma_align()? {
+            if atomic {
+                return self
+                    .c
+                    .err_at(at, "atomic load must have explicit non-zero alignment");
+            }
+            out.patches.push((
+                self.c.prev_end,
+                0,
+                format!(", align {}", self.abi_align(ty)).into_bytes(),
+            ));
+        }
         if !self.f.types.is_pointer(pty) {
             return self.c.err_at(pat, "load operand must be a pointer");
         }
@@ -752,7 +812,18 @@ impl<'a> FuncReader<'a, '_> {
             self.opt_syncscope()?;
             self.ordering()?;
         }
-        self.opt_comma_align()?;
+        if !self.opt_comma_align()? {
+            if atomic {
+                return self
+                    .c
+                    .err_at(at, "atomic store must have explicit non-zero alignment");
+            }
+            out.patches.push((
+                self.c.prev_end,
+                0,
+                format!(", align {}", self.abi_align(vty)).into_bytes(),
+            ));
+        }
         if !self.f.types.is_pointer(pty) {
             return self.c.err_at(pat, "store operand must be a pointer");
         }
@@ -788,7 +859,11 @@ impl<'a> FuncReader<'a, '_> {
         self.opt_syncscope()?;
         self.ordering()?;
         self.ordering()?;
-        self.opt_comma_align()?;
+        if !self.opt_comma_align()? {
+            let size = self.m.dl.store_size(&self.f.types, cty).unwrap_or(1);
+            out.patches
+                .push((self.c.prev_end, 0, format!(", align {}", size).into_bytes()));
+        }
         if !self.f.types.is_pointer(pty) {
             return self.c.err_at(pat, "cmpxchg operand must be a pointer");
         }
@@ -822,7 +897,11 @@ impl<'a> FuncReader<'a, '_> {
         let (vty, _) = self.parse_typed_value()?;
         self.opt_syncscope()?;
         self.ordering()?;
-        self.opt_comma_align()?;
+        if !self.opt_comma_align()? {
+            let size = self.m.dl.store_size(&self.f.types, vty).unwrap_or(1);
+            out.patches
+                .push((self.c.prev_end, 0, format!(", align {}", size).into_bytes()));
+        }
         if !self.f.types.is_pointer(pty) {
             return self.c.err_at(pat, "atomicrmw operand must be a pointer");
         }
@@ -832,7 +911,7 @@ impl<'a> FuncReader<'a, '_> {
 
     fn parse_gep(&mut self) -> PResult<InstOut> {
         self.c.bump();
-        self.eat_words(|w| matches!(w, b"inbounds" | b"nusw" | b"nuw"));
+        let poison = self.eat_words(|w| matches!(w, b"inbounds" | b"nusw" | b"nuw"));
         let at = self.c.at();
         let src_elem = parse_type(self)?;
         self.expect_comma("expected comma after getelementptr's type")?;
@@ -864,6 +943,7 @@ impl<'a> FuncReader<'a, '_> {
             Ok(t) => {
                 let mut out = InstOut::new(Opcode::GetElementPtr, Some(t));
                 out.aux = src_elem;
+                out.flags |= Self::poison_flag(poison);
                 Ok(out)
             }
             Err(m) => self.c.err_at(at, m),
@@ -903,11 +983,13 @@ impl<'a> FuncReader<'a, '_> {
     fn parse_call_like(&mut self, op: Opcode) -> PResult<InstOut> {
         self.c.bump();
         let mut out = InstOut::new(op, None);
-        if op == Opcode::Call {
-            self.eat_words(is_fmf);
+        if op == Opcode::Call && self.eat_words(is_fmf) {
+            out.flags |= flags::MAY_POISON;
         }
         eat_cconv(&mut self.c)?;
-        parse_param_attrs(self)?;
+        if parse_param_attrs(self)? & crate::ir::param_flags::NOUNDEF != 0 {
+            out.flags |= flags::RET_NOUNDEF;
+        }
         let space = parse_opt_addrspace(self)?;
         let ty_at = self.c.at();
         let ret = parse_type_or_void(self)?;
@@ -1130,7 +1212,11 @@ impl<'a> FuncReader<'a, '_> {
         if self.c.kind() != Tok::LSquare {
             return Ok(());
         }
-        self.c.bump();
+        // LLVM prints `[ "tag"(...), ... ]`.
+        let open = self.c.bump();
+        if self.c.src.get(open.end as usize) != Some(&b' ') {
+            out.patches.push((open.start, 1, b"[ ".to_vec()));
+        }
         loop {
             let tag = self.c.expect(Tok::Str, "expected operand bundle tag")?;
             self.c
@@ -1155,8 +1241,12 @@ impl<'a> FuncReader<'a, '_> {
                 break;
             }
         }
-        self.c
+        let close = self
+            .c
             .expect(Tok::RSquare, "expected ']' in operand bundle")?;
+        if close.start > 0 && self.c.src[close.start as usize - 1] != b' ' {
+            out.patches.push((close.start, 1, b" ]".to_vec()));
+        }
         Ok(())
     }
 
@@ -1189,7 +1279,7 @@ impl<'a> FuncReader<'a, '_> {
             record: false,
             var,
             expr,
-            loc: Text::NONE,
+            loc: crate::ir::MdRef::NONE,
             loc_operand,
         }
     }

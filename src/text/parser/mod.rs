@@ -53,8 +53,8 @@ pub trait Host<'a> {
     fn blockaddress_use(&mut self, func: Token, block: Token) -> PResult<()>;
     /// A use of metadata node `!N` at `off`.
     fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()>;
-    /// A use of attribute group `#N`; returns whether the group holds `optnone` (when known).
-    fn attr_group_use(&mut self, id: u32, off: usize) -> PResult<bool>;
+    /// A use of attribute group `#N`; returns the group's [`attrs::fn_flags`] (when known).
+    fn attr_group_use(&mut self, id: u32, off: usize) -> PResult<u8>;
     /// A `Type Value` inside metadata (`!DIArgList(i32 %x)`, `metadata ptr %p`, tuple elements).
     fn md_value(&mut self, ty: Type) -> PResult<()>;
     /// A use of comdat `$name` (the token); checked when the module ends.
@@ -126,6 +126,18 @@ fn parse_on_this_thread(source: Arc<[u8]>, threads: usize) -> Result<Module, Par
         match it {
             module::ItemSpan::Text(s, e) => {
                 m.items.push(Item::Text(crate::ir::Text::source(s, e)));
+            }
+            module::ItemSpan::Owned(bytes) => {
+                let t = m.strings.add(&bytes);
+                m.items.push(Item::Text(t));
+            }
+            module::ItemSpan::Metadata(s, e, id) => {
+                m.items
+                    .push(Item::Metadata(crate::ir::Text::source(s, e), id));
+            }
+            module::ItemSpan::Blank => {
+                let t = m.strings.add(b"");
+                m.items.push(Item::Text(t));
             }
             module::ItemSpan::Function(_) => {
                 let f = next.next().expect("one parsed function per body");

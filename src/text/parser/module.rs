@@ -83,8 +83,8 @@ pub struct ModuleCtx {
     pub metadata: FxHashMap<u32, MdNode>,
     /// The largest metadata number defined (new nodes are numbered after it).
     pub max_metadata_id: Option<u32>,
-    /// Attribute groups: whether each holds `optnone`.
-    pub attr_groups: FxHashMap<u32, bool>,
+    /// Attribute groups: the [`super::attrs::fn_flags`] each holds.
+    pub attr_groups: FxHashMap<u32, u8>,
     /// Function definitions in order.
     pub functions: Vec<FunctionSpan>,
     /// Pointer size in bits for address space 0 (from the datalayout; 64 by default).
@@ -95,6 +95,10 @@ pub struct ModuleCtx {
     pub max_attr_group: Option<u32>,
     /// Address space of `alloca` results (the datalayout's `A<n>`; 0 by default).
     pub alloca_addrspace: u32,
+    /// The module's data layout.
+    pub dl: crate::ir::datalayout::DataLayout,
+    /// Whether `blockaddress(` appears anywhere (then block numbers are tracked for it).
+    pub has_blockaddress: bool,
 }
 
 impl ModuleCtx {
@@ -122,10 +126,16 @@ pub fn global_key(written: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 }
 
 /// A top-level item as a span of the source.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum ItemSpan {
-    /// Verbatim text `[start, end)`.
+    /// Verbatim text `[start, end)` (one entity, without comments).
     Text(usize, usize),
+    /// An entity's text with its comments removed.
+    Owned(Vec<u8>),
+    /// An empty line.
+    Blank,
+    /// The definition of metadata node `!N`: `(start, end, N)`.
+    Metadata(usize, usize, u32),
     /// Function definition number `n` (index into [`ModuleCtx::functions`]).
     Function(usize),
 }
@@ -139,14 +149,13 @@ pub(super) struct ModuleReader<'a> {
     pending_types: SymbolMap<u32>,
     md_defs: FxHashMap<u32, MdNode>,
     md_uses: Vec<(u32, u32)>,
-    attr_groups: FxHashMap<u32, bool>,
+    attr_groups: FxHashMap<u32, u8>,
     comdats: FxHashSet<Box<[u8]>>,
     comdat_uses: Vec<(Box<[u8]>, u32)>,
     functions: Vec<FunctionSpan>,
     items: Vec<ItemSpan>,
     next_global_id: u32,
-    ptr_bits: u64,
-    alloca_addrspace: u32,
+    dl: crate::ir::datalayout::DataLayout,
     /// Inside a header's `personality`/`prefix` constants the reader must not treat `@f` as
     /// defined yet: nothing special, kept for clarity of forward-reference handling.
     in_function_header: bool,
@@ -201,8 +210,8 @@ impl<'a> Host<'a> for ModuleReader<'a> {
         }
         Ok(())
     }
-    fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<bool> {
-        Ok(self.attr_groups.get(&id).copied().unwrap_or(false))
+    fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<u8> {
+        Ok(self.attr_groups.get(&id).copied().unwrap_or(0))
     }
     fn md_value(&mut self, ty: Type) -> PResult<()> {
         if matches!(self.c.kind(), Tok::LocalVar | Tok::LocalVarId) {
@@ -262,43 +271,52 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         functions: Vec::new(),
         items: Vec::new(),
         next_global_id: 0,
-        ptr_bits: 64,
-        alloca_addrspace: 0,
+        dl: Default::default(),
         in_function_header: false,
     };
-    let mut text_start = 0usize;
+    let mut prev_end: Option<usize> = None;
     loop {
         if r.c.kind() == Tok::Eof {
             break;
         }
-        if r.c.is_kw(b"define") {
-            let start = r.c.at();
-            if start > text_start {
-                r.items.push(ItemSpan::Text(text_start, start));
+        let start = r.c.at();
+        // A blank line in the input between entities stays (comments never do: LLVM's
+        // printer does not keep them, and a test's RUN lines must not reach its checks).
+        if let Some(pe) = prev_end {
+            if src[pe..start].iter().filter(|&&c| c == b'\n').count() >= 2 {
+                r.items.push(ItemSpan::Blank);
             }
+        }
+        let comments = r.c.comments().0;
+        if r.c.is_kw(b"define") {
             let end = r.read_define()?;
             r.items.push(ItemSpan::Function(r.functions.len() - 1));
-            // The printer ends a function with its own newline: the verbatim text resumes
-            // after the rest of the `}` line when that is only blanks.
-            let rest = &src[end..];
-            let blank = rest
-                .iter()
-                .take_while(|&&c| c == b' ' || c == b'\t' || c == b'\r')
-                .count();
-            text_start = if rest.get(blank) == Some(&b'\n') {
-                end + blank + 1
-            } else {
-                end
-            };
+            prev_end = Some(end);
             if end >= src.len() {
                 break;
             }
             continue;
         }
+        let md_id = if r.c.kind() == Tok::Exclaim && r.c.peek().kind == Tok::Int {
+            crate::text::lexer::parse_u32(r.c.tok_text(r.c.peek()))
+        } else {
+            None
+        };
         r.read_entity()?;
-    }
-    if src.len() > text_start {
-        r.items.push(ItemSpan::Text(text_start, src.len()));
+        let end = r.c.prev_end as usize;
+        let (n, last) = r.c.comments();
+        let inside = n > comments && !(n == comments + 1 && last as usize >= end);
+        if let (Some(id), false) = (md_id, inside) {
+            r.items.push(ItemSpan::Metadata(start, end, id));
+        } else if inside {
+            r.items
+                .push(ItemSpan::Owned(crate::text::lexer::strip_comments(
+                    &src[start..end],
+                )));
+        } else {
+            r.items.push(ItemSpan::Text(start, end));
+        }
+        prev_end = Some(end);
     }
     r.finish()
 }
@@ -356,8 +374,9 @@ impl<'a> ModuleReader<'a> {
         let s = self.c.expect(Tok::Str, "expected string")?;
         if which == b"datalayout" {
             let text = self.c.tok_text(s);
-            self.ptr_bits = pointer_bits(&text[1..text.len() - 1]);
-            self.alloca_addrspace = alloca_space(&text[1..text.len() - 1]);
+            self.dl = crate::ir::datalayout::DataLayout::parse(&String::from_utf8_lossy(
+                &text[1..text.len() - 1],
+            ));
         }
         Ok(())
     }
@@ -882,40 +901,16 @@ impl<'a> ModuleReader<'a> {
                 max_metadata_id,
                 attr_groups: self.attr_groups,
                 functions: self.functions,
-                ptr_bits: self.ptr_bits,
+                ptr_bits: self.dl.ptr_bits(),
                 declared,
                 max_attr_group,
-                alloca_addrspace: self.alloca_addrspace,
+                alloca_addrspace: self.dl.alloca_space,
+                dl: self.dl,
+                has_blockaddress: find(self.c.src, b"blockaddress(").is_some(),
             },
             self.items,
         ))
     }
-}
-
-/// Pointer size for address space 0 from a datalayout string (`p:32:32`, `p0:64:64`).
-fn pointer_bits(dl: &[u8]) -> u64 {
-    for spec in dl.split(|&c| c == b'-') {
-        let rest = if let Some(r) = spec.strip_prefix(b"p0:") {
-            r
-        } else if let Some(r) = spec.strip_prefix(b"p:") {
-            r
-        } else {
-            continue;
-        };
-        let size = rest.split(|&c| c == b':').next().unwrap_or(b"64");
-        if let Some(n) = std::str::from_utf8(size).ok().and_then(|s| s.parse().ok()) {
-            return n;
-        }
-    }
-    64
-}
-
-/// The address space of allocas from a datalayout string (`A5`).
-fn alloca_space(dl: &[u8]) -> u32 {
-    dl.split(|&c| c == b'-')
-        .find_map(|s| s.strip_prefix(b"A"))
-        .and_then(|n| std::str::from_utf8(n).ok()?.parse().ok())
-        .unwrap_or(0)
 }
 
 /// The offset just after the `}` matching the `{` at `open`, skipping strings and comments;
@@ -983,7 +978,5 @@ mod tests {
     fn opaque_pointer_detection() {
         assert!(uses_opaque_pointers(b"define ptr @f()"));
         assert!(!uses_opaque_pointers(b"define i8* @ptr(i32* %ptr.x)"));
-        assert_eq!(pointer_bits(b"e-m:e-p:32:32-i64:64"), 32);
-        assert_eq!(pointer_bits(b"e-m:e-i64:64"), 64);
     }
 }

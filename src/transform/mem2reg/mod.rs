@@ -1,1 +1,393 @@
-//! (to be written)
+//! mem2reg: promote stack slots (`alloca` + `load`/`store`) to SSA values with phis.
+//!
+//! The algorithm is LLVM's `PromoteMemoryToRegister` (seed 04; Cytron et al. 1991 for phi
+//! placement at iterated dominance frontiers; Sreedhar–Gao for computing them; pruned SSA by
+//! slot liveness), with the same fast paths, phi names, phi operand order, debug-info rules
+//! and trivial-phi folding, so its output matches `opt -passes=mem2reg` — but renaming is
+//! linear: values flow along the spanning tree of LLVM's own traversal with an undo log,
+//! instead of copying every slot's value at every branch (which makes LLVM quadratic on deep
+//! loop nests). Files, in the order the pass uses them:
+//! - [`promotable`]: which slots qualify, and what blocks the others;
+//! - [`slots`]: per slot, dead / single-store / single-block fast paths, else phi placement;
+//! - [`rename`]: the renaming walk; [`simplify`]: folding trivial phis, filling in
+//!   unreachable predecessors; [`debug_info`]: `dbg.declare` → `dbg.value`;
+//! - [`names`], [`edit`], [`uses`]: naming, IR edits, use lists.
+//!
+//! Beyond LLVM (options): slots outside the entry block, a maximum slot size, a phi-copy
+//! budget (seed 02), minimal / semi-pruned SSA for comparison, and an explanation of every
+//! slot left in memory. Invariant: a function's result depends only on the function (and the
+//! module's metadata), never on thread count or hash order.
+
+pub mod debug_info;
+pub mod edit;
+pub mod names;
+pub mod promotable;
+pub mod rename;
+pub mod simplify;
+pub mod slots;
+pub mod uses;
+
+use std::fmt::Write as _;
+
+use crate::analysis::cfg::Cfg;
+use crate::analysis::domtree::DomTree;
+use crate::entity::EntityRef;
+use crate::ir::metadata::MdReader;
+use crate::ir::{Function, Inst, Module, Opcode};
+use crate::text::parser::ModuleCtx;
+
+pub use promotable::Blocker;
+
+/// Which SSA form to build (for learners comparing phi counts; the default is LLVM's).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Flavour {
+    /// Cytron et al.: phis at the iterated frontier of every slot's stores.
+    Minimal,
+    /// Briggs et al.: as minimal, but only for slots live across blocks.
+    SemiPruned,
+    /// Only where the slot is live (LLVM's choice), with LLVM's fast paths.
+    #[default]
+    Pruned,
+}
+
+/// How to promote.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// SSA flavour.
+    pub flavour: Flavour,
+    /// Leave slots larger than this many bytes in memory.
+    pub max_slot_bytes: Option<u64>,
+    /// Drop the most expensive slots (by estimated copies: phi operands) while the function's
+    /// total exceeds this (seed 02 uses 50,000).
+    pub phi_copy_limit: Option<u64>,
+    /// Promote slots outside the entry block too (their value is undefined each time the
+    /// `alloca` runs).
+    pub promote_non_entry: bool,
+    /// Collect a readable explanation of every slot.
+    pub explain: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            flavour: Flavour::Pruned,
+            max_slot_bytes: None,
+            phi_copy_limit: None,
+            promote_non_entry: true,
+            explain: false,
+        }
+    }
+}
+
+/// What promotion did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Slots promoted (all kinds below included).
+    pub promoted: u64,
+    /// ... of which with a single store (fast path).
+    pub single_store: u64,
+    /// ... of which used in a single block (fast path).
+    pub single_block: u64,
+    /// ... of which never loaded or stored (deleted).
+    pub dead: u64,
+    /// Phis left in the output.
+    pub phis_inserted: u64,
+    /// Phis placed and then folded away as trivial.
+    pub phis_folded: u64,
+    /// Loads removed.
+    pub loads_removed: u64,
+    /// Stores removed.
+    pub stores_removed: u64,
+    /// Slots left in memory.
+    pub not_promoted: u64,
+}
+
+impl Stats {
+    /// Adds `o` to these statistics.
+    pub fn add(&mut self, o: &Stats) {
+        self.promoted += o.promoted;
+        self.single_store += o.single_store;
+        self.single_block += o.single_block;
+        self.dead += o.dead;
+        self.phis_inserted += o.phis_inserted;
+        self.phis_folded += o.phis_folded;
+        self.loads_removed += o.loads_removed;
+        self.stores_removed += o.stores_removed;
+        self.not_promoted += o.not_promoted;
+    }
+}
+
+/// A slot left in memory, and why.
+#[derive(Clone, Debug)]
+pub struct Remark {
+    /// The function.
+    pub function: String,
+    /// The slot, as printed (`%x`, `%3`).
+    pub slot: String,
+    /// Why.
+    pub reason: String,
+    /// The blocking instruction, as printed (when one is to blame).
+    pub blocking: Option<String>,
+}
+
+/// The result of promoting a function or module.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Statistics.
+    pub stats: Stats,
+    /// Slots left in memory (scalars only: aggregates are SROA's business).
+    pub remarks: Vec<Remark>,
+    /// With [`Options::explain`]: one paragraph per slot.
+    pub explanations: String,
+}
+
+/// The pass's state for one function.
+pub(crate) struct Promoter<'f, 'm> {
+    pub f: &'f mut Function,
+    pub md: MdReader<'m>,
+    pub dl: &'m crate::ir::datalayout::DataLayout,
+    pub cfg: &'m Cfg,
+    pub dt: &'m DomTree,
+    pub opts: &'m Options,
+    pub stats: Stats,
+    pub names: Option<names::NameTable>,
+    /// Position of each placed instruction within its block (this round).
+    pub pos: Vec<u32>,
+    pub explain: String,
+}
+
+impl Promoter<'_, '_> {
+    /// Numbers the instructions of every block (positions only grow along a block).
+    fn number_positions(&mut self) {
+        self.pos.clear();
+        self.pos.resize(self.f.dfg.insts.len(), 0);
+        for b in self.f.layout.blocks() {
+            for (k, i) in self.f.layout.block_insts(b).enumerate() {
+                self.pos[i.index()] = k as u32;
+            }
+        }
+    }
+
+    /// The name table, built on first use.
+    pub fn names(&mut self) -> &mut names::NameTable {
+        if self.names.is_none() {
+            self.names = Some(names::NameTable::build(self.f));
+        }
+        self.names.as_mut().expect("just built")
+    }
+
+    /// Forgets the name of `inst`'s result (it is being deleted).
+    pub fn forget_name(&mut self, inst: Inst) {
+        if self.names.is_none() {
+            return;
+        }
+        let r = self.f.dfg.insts[inst].result;
+        if r.is_none() {
+            return;
+        }
+        if let Some(n) = self.f.value_name(r).map(<[u8]>::to_vec) {
+            self.names.as_mut().expect("present").remove(&n);
+        }
+    }
+}
+
+/// Promotes the slots of one function. `ctx` is the module's reader context (for debug
+/// metadata); `None` for functions built in Rust.
+pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Options) -> Report {
+    let mut report = Report::default();
+    if func.optnone || func.layout.entry_block().is_none() {
+        return report;
+    }
+    func.dfg.resolve_aliases();
+    let source = func.source.clone();
+    let cfg = Cfg::compute(func);
+    let dt = DomTree::compute(&cfg);
+    let default_dl = crate::ir::datalayout::DataLayout::default();
+    let dl = ctx.map_or(&default_dl, |c| &c.dl);
+    let mut p = Promoter {
+        md: MdReader {
+            source: &source,
+            ctx,
+        },
+        dl,
+        f: func,
+        cfg: &cfg,
+        dt: &dt,
+        opts,
+        stats: Stats::default(),
+        names: None,
+        pos: Vec::new(),
+        explain: String::new(),
+    };
+    let mut rounds = 0;
+    loop {
+        p.number_positions();
+        let uses = uses::UseIndex::compute(p.f);
+        let candidates = candidate_slots(&p);
+        let mut chosen = Vec::new();
+        for a in candidates {
+            if promotable::check(p.f, &uses, a).is_ok() && within_size(&p, a) {
+                chosen.push(a);
+            }
+        }
+        if chosen.is_empty() {
+            break;
+        }
+        slots::promote(&mut p, &uses, chosen);
+        p.f.dfg.resolve_aliases();
+        rounds += 1;
+        if rounds > 1_000_000 {
+            break;
+        }
+    }
+    remarks_for_remaining(&mut p, &mut report);
+    report.stats = p.stats;
+    report.explanations = std::mem::take(&mut p.explain);
+    report
+}
+
+/// Allocas that may be promoted this round: the entry block's (before its terminator), then,
+/// with [`Options::promote_non_entry`], static ones elsewhere.
+fn candidate_slots(p: &Promoter<'_, '_>) -> Vec<Inst> {
+    let f = &*p.f;
+    let entry = f.layout.entry_block().expect("non-empty function");
+    let mut out = Vec::new();
+    for b in f.layout.blocks() {
+        if b != entry && !p.opts.promote_non_entry {
+            break;
+        }
+        if b != entry && !p.cfg.is_reachable(b) {
+            continue;
+        }
+        for i in f.layout.block_insts(b) {
+            let d = &f.dfg.insts[i];
+            if d.opcode != Opcode::Alloca
+                || d.flags & (crate::ir::flags::INALLOCA | crate::ir::flags::SWIFTERROR) != 0
+            {
+                continue;
+            }
+            if b != entry && !f.dfg.inst_values(i).is_empty() {
+                continue;
+            }
+            out.push(i);
+        }
+    }
+    out
+}
+
+fn within_size(p: &Promoter<'_, '_>, a: Inst) -> bool {
+    match p.opts.max_slot_bytes {
+        None => true,
+        Some(max) => {
+            let ty = p.f.dfg.insts[a].aux_ty;
+            p.dl.alloc_size(&p.f.types, ty).is_some_and(|s| s <= max)
+        }
+    }
+}
+
+/// Remarks for the slots left in memory (scalars only).
+fn remarks_for_remaining(p: &mut Promoter<'_, '_>, report: &mut Report) {
+    let uses = uses::UseIndex::compute(p.f);
+    let num = crate::text::printer::Numbering::compute(p.f);
+    let fname = p.f.name_str();
+    let mut remaining = Vec::new();
+    for b in p.f.layout.blocks() {
+        for i in p.f.layout.block_insts(b) {
+            if p.f.dfg.opcode(i) == Opcode::Alloca {
+                remaining.push(i);
+            }
+        }
+    }
+    for a in remaining {
+        p.stats.not_promoted += 1;
+        let slot = num.value_ref(p.f, p.f.dfg.insts[a].result);
+        let (reason, blocking) = match promotable::check(p.f, &uses, a) {
+            Err((why, inst)) => {
+                if promotable::is_aggregate_slot(p.f, a) {
+                    continue;
+                }
+                (why.message().to_string(), Some(num.inst_text(p.f, inst)))
+            }
+            Ok(()) if !within_size(p, a) => {
+                ("Slot is larger than --max-slot-size.".to_string(), None)
+            }
+            Ok(()) if p.f.dfg.inst_values(a).len() == 1 => {
+                ("Has a dynamic element count.".to_string(), None)
+            }
+            Ok(()) => (
+                "Dropped to stay within the phi-copy budget.".to_string(),
+                None,
+            ),
+        };
+        if p.opts.explain {
+            let _ = writeln!(
+                p.explain,
+                "{fname}: {slot}: stays in memory: {reason}{}",
+                blocking
+                    .as_deref()
+                    .map(|b| format!(" (blocking use: {b})"))
+                    .unwrap_or_default()
+            );
+        }
+        report.remarks.push(Remark {
+            function: fname.clone(),
+            slot,
+            reason,
+            blocking,
+        });
+    }
+}
+
+/// Promotes every function of `m` on up to `threads` threads; the report sums them (remarks
+/// in function order).
+pub fn promote_module(m: &mut Module, opts: &Options, threads: usize) -> Report {
+    let ctx = m.ctx.clone();
+    let reports = crate::pipeline::for_each_function(m, threads, |f| {
+        crate::text::parser::with_big_stack(|| promote_function(f, ctx.as_deref(), opts))
+    });
+    let mut total = Report::default();
+    for r in reports {
+        total.stats.add(&r.stats);
+        total.remarks.extend(r.remarks);
+        total.explanations.push_str(&r.explanations);
+    }
+    total
+}
+
+/// Writes remarks in LLVM's YAML remark format (`-pass-remarks-output`).
+pub fn remarks_yaml(remarks: &[Remark]) -> String {
+    let mut out = String::new();
+    for r in remarks {
+        let _ = write!(
+            out,
+            "--- !Missed\nPass:            mem2reg\nName:            AllocaNotPromotable\nFunction:        {}\nArgs:\n  - String:          'Cannot promote '\n  - Alloca:          '{}'\n  - String:          ': {}'\n",
+            yaml_scalar(&r.function),
+            yaml_quote(&r.slot),
+            yaml_quote(&r.reason)
+        );
+        if let Some(b) = &r.blocking {
+            let _ = writeln!(
+                out,
+                "  - String:          ' Blocking use: {}'",
+                yaml_quote(b.trim())
+            );
+        }
+        out.push_str("...\n");
+    }
+    out
+}
+
+fn yaml_quote(s: &str) -> String {
+    s.replace('\'', "''")
+}
+
+fn yaml_scalar(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && !s.is_empty()
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", yaml_quote(s))
+    }
+}

@@ -1,0 +1,362 @@
+//! Reading debug-info metadata on demand: the fields of `!DIxxx(...)` nodes, `!DIExpression`
+//! operations, `!DILocation`s and their scope chains, and variable sizes.
+//!
+//! The IR keeps metadata as text (module nodes are spans of the input indexed by number in
+//! [`crate::text::parser::ModuleCtx`]; inline nodes are spans in instructions). This module
+//! reads the few fields passes need, when they need them, by scanning that text. Invariant:
+//! a node is identified by [`MdNodeId`] — its number, or its exact inline text — so two
+//! references are the same node exactly when LLVM would see the same uniqued node for
+//! references by number, and for identical inline text.
+
+use crate::text::parser::ModuleCtx;
+
+/// Identity of a metadata node.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum MdNodeId {
+    /// `!N`
+    Num(u32),
+    /// An inline node, by its text.
+    Inline(Vec<u8>),
+}
+
+impl MdNodeId {
+    /// How to write a reference to this node (`!7`, or the inline text).
+    pub fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            MdNodeId::Num(n) => {
+                out.push(b'!');
+                out.extend_from_slice(n.to_string().as_bytes());
+            }
+            MdNodeId::Inline(t) => out.extend_from_slice(t),
+        }
+    }
+}
+
+/// Resolves metadata references against a module's nodes.
+#[derive(Clone, Copy)]
+pub struct MdReader<'a> {
+    /// The module's input.
+    pub source: &'a [u8],
+    /// The module's metadata index (`None` for modules built in Rust).
+    pub ctx: Option<&'a ModuleCtx>,
+}
+
+/// The node a reference text names: `!7` → number 7; anything else is inline.
+pub fn node_id(text: &[u8]) -> Option<MdNodeId> {
+    let t = trim(text);
+    if t.is_empty() || t == b"null" {
+        return None;
+    }
+    if t.len() > 1 && t[0] == b'!' && t[1..].iter().all(u8::is_ascii_digit) {
+        return std::str::from_utf8(&t[1..])
+            .ok()?
+            .parse()
+            .ok()
+            .map(MdNodeId::Num);
+    }
+    Some(MdNodeId::Inline(t.to_vec()))
+}
+
+fn trim(s: &[u8]) -> &[u8] {
+    let a = s
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    let b = s
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(a, |i| i + 1);
+    &s[a..b]
+}
+
+impl<'a> MdReader<'a> {
+    /// The text of node `id` (`!DILocation(...)`, `!{...}`), if known.
+    pub fn text(&self, id: &'a MdNodeId) -> Option<&'a [u8]> {
+        match id {
+            MdNodeId::Num(n) => self.ctx?.metadata_text(self.source, *n),
+            MdNodeId::Inline(t) => Some(t),
+        }
+    }
+
+    /// The text of the node a reference names.
+    pub fn resolve<'t>(&self, reference: &'t [u8]) -> Option<(MdNodeId, Vec<u8>)>
+    where
+        'a: 't,
+    {
+        let id = node_id(reference)?;
+        let text = match &id {
+            MdNodeId::Num(n) => self.ctx?.metadata_text(self.source, *n)?.to_vec(),
+            MdNodeId::Inline(t) => t.clone(),
+        };
+        Some((id, text))
+    }
+}
+
+/// The kind of a specialized node (`DILocation` for `!DILocation(...)`), if it is one.
+pub fn node_kind(text: &[u8]) -> Option<&[u8]> {
+    let t = trim(text);
+    let t = t.strip_prefix(b"!")?;
+    let end = t.iter().position(|&c| c == b'(')?;
+    Some(&t[..end])
+}
+
+/// The value text of field `name` of a specialized node (`scope` of `!DILocation(line: 3,
+/// scope: !7)` is `!7`).
+pub fn field<'t>(text: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
+    let t = trim(text);
+    let open = t.iter().position(|&c| c == b'(')?;
+    let body = &t[open + 1..t.len().checked_sub(1)?];
+    let mut i = 0;
+    while i < body.len() {
+        let end = top_level_end(body, i);
+        let item = trim(&body[i..end]);
+        if let Some(colon) = item.iter().position(|&c| c == b':') {
+            if trim(&item[..colon]) == name {
+                return Some(trim(&item[colon + 1..]));
+            }
+        }
+        i = end + 1;
+    }
+    None
+}
+
+/// The end of the comma-separated item starting at `i` (nesting and strings respected).
+fn top_level_end(s: &[u8], mut i: usize) -> usize {
+    let mut depth = 0i32;
+    while i < s.len() {
+        match s[i] {
+            b'(' | b'{' | b'[' | b'<' => depth += 1,
+            b')' | b'}' | b']' | b'>' => depth -= 1,
+            b'"' => {
+                i += 1;
+                while i < s.len() && s[i] != b'"' {
+                    i += 1;
+                }
+            }
+            b',' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    s.len()
+}
+
+/// An integer field (`line: 3`), 0 when absent.
+pub fn int_field(text: &[u8], name: &[u8]) -> u64 {
+    field(text, name)
+        .and_then(|v| std::str::from_utf8(v).ok()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A `!DIExpression(...)`'s operations as words (`DW_OP_deref`, `0`, `32`, ...).
+pub fn expression_ops(text: &[u8]) -> Vec<&[u8]> {
+    let t = trim(text);
+    let (Some(open), true) = (t.iter().position(|&c| c == b'('), t.ends_with(b")")) else {
+        return Vec::new();
+    };
+    t[open + 1..t.len() - 1]
+        .split(|&c| c == b',')
+        .map(trim)
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The expression is exactly `DW_OP_deref`.
+pub fn is_deref(ops: &[&[u8]]) -> bool {
+    ops == [b"DW_OP_deref" as &[u8]]
+}
+
+/// The expression starts with `DW_OP_deref`.
+pub fn starts_with_deref(ops: &[&[u8]]) -> bool {
+    ops.first() == Some(&(b"DW_OP_deref" as &[u8]))
+}
+
+/// The fragment `(offset, size)` in bits of `DW_OP_LLVM_fragment, offset, size`, if any.
+pub fn fragment(ops: &[&[u8]]) -> Option<(u64, u64)> {
+    let i = ops.iter().position(|w| *w == b"DW_OP_LLVM_fragment")?;
+    let num = |w: &[u8]| std::str::from_utf8(w).ok()?.parse::<u64>().ok();
+    Some((num(ops.get(i + 1)?)?, num(ops.get(i + 2)?)?))
+}
+
+/// A `!DILocation`'s fields.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Location {
+    /// `line:`
+    pub line: u64,
+    /// `column:`
+    pub column: u64,
+    /// `scope:` (required)
+    pub scope: MdNodeId,
+    /// `inlinedAt:`
+    pub inlined_at: Option<MdNodeId>,
+    /// `isImplicitCode: true`
+    pub implicit: bool,
+}
+
+impl Location {
+    /// Reads a `!DILocation(...)` node's text.
+    pub fn parse(text: &[u8]) -> Option<Location> {
+        if node_kind(text)? != b"DILocation" {
+            return None;
+        }
+        Some(Location {
+            line: int_field(text, b"line"),
+            column: int_field(text, b"column"),
+            scope: node_id(field(text, b"scope")?)?,
+            inlined_at: field(text, b"inlinedAt").and_then(node_id),
+            implicit: field(text, b"isImplicitCode") == Some(b"true"),
+        })
+    }
+
+    /// The node text LLVM prints for this location.
+    pub fn to_text(&self) -> Vec<u8> {
+        let mut out = format!("!DILocation(line: {}", self.line).into_bytes();
+        if self.column != 0 {
+            out.extend_from_slice(format!(", column: {}", self.column).as_bytes());
+        }
+        out.extend_from_slice(b", scope: ");
+        self.scope.write(&mut out);
+        if let Some(i) = &self.inlined_at {
+            out.extend_from_slice(b", inlinedAt: ");
+            i.write(&mut out);
+        }
+        if self.implicit {
+            out.extend_from_slice(b", isImplicitCode: true");
+        }
+        out.push(b')');
+        out
+    }
+}
+
+impl<'a> MdReader<'a> {
+    /// The location a reference names.
+    pub fn location(&self, reference: &[u8]) -> Option<(MdNodeId, Location)> {
+        let (id, text) = self.resolve(reference)?;
+        Some((id, Location::parse(&text)?))
+    }
+
+    /// The parent scope of scope `s` (`None` at a subprogram or when unknown).
+    pub fn parent_scope(&self, s: &MdNodeId) -> Option<MdNodeId> {
+        let text = self.node_text(s)?;
+        if node_kind(&text)? == b"DISubprogram" {
+            return None;
+        }
+        node_id(field(&text, b"scope")?)
+    }
+
+    /// The `scope:` of any scope node (a subprogram's enclosing file or type too).
+    pub fn scope_of(&self, s: &MdNodeId) -> Option<MdNodeId> {
+        let text = self.node_text(s)?;
+        node_id(field(&text, b"scope")?)
+    }
+
+    /// Whether `s` is a local scope (subprogram, lexical block, lexical block file).
+    pub fn is_local_scope(&self, s: &MdNodeId) -> bool {
+        self.node_text(s)
+            .and_then(|t| {
+                node_kind(&t).map(|k| {
+                    matches!(
+                        k,
+                        b"DISubprogram" | b"DILexicalBlock" | b"DILexicalBlockFile"
+                    )
+                })
+            })
+            .unwrap_or(false)
+    }
+
+    /// Whether scope `s` is a subprogram.
+    pub fn is_subprogram(&self, s: &MdNodeId) -> bool {
+        self.node_text(s)
+            .and_then(|t| node_kind(&t).map(|k| k == b"DISubprogram"))
+            .unwrap_or(false)
+    }
+
+    /// The subprogram enclosing scope `s`.
+    pub fn subprogram(&self, s: &MdNodeId) -> Option<MdNodeId> {
+        let mut cur = s.clone();
+        for _ in 0..10_000 {
+            if self.is_subprogram(&cur) {
+                return Some(cur);
+            }
+            cur = self.parent_scope(&cur)?;
+        }
+        None
+    }
+
+    fn node_text(&self, id: &MdNodeId) -> Option<Vec<u8>> {
+        match id {
+            MdNodeId::Num(n) => Some(self.ctx?.metadata_text(self.source, *n)?.to_vec()),
+            MdNodeId::Inline(t) => Some(t.clone()),
+        }
+    }
+
+    /// The size in bits of a variable (`!DILocalVariable(..., type: !T)`), following derived
+    /// types without a size to their base type, as `DIVariable::getSizeInBits` does.
+    pub fn variable_size(&self, var_ref: &[u8]) -> Option<u64> {
+        let (_, var) = self.resolve(var_ref)?;
+        let mut ty = node_id(field(&var, b"type")?)?;
+        for _ in 0..10_000 {
+            let text = self.node_text(&ty)?;
+            let size = int_field(&text, b"size");
+            if size != 0 {
+                return Some(size);
+            }
+            if node_kind(&text)? != b"DIDerivedType" {
+                return None;
+            }
+            ty = node_id(field(&text, b"baseType")?)?;
+        }
+        None
+    }
+
+    /// The location in `text` of a DILocation reference's scope and inlinedAt, for
+    /// `!DILocation(line: 0, scope: S, inlinedAt: I)` ("an unknown location in the same scope").
+    pub fn line_zero_location(&self, loc_ref: &[u8]) -> Option<Vec<u8>> {
+        let (_, l) = self.location(loc_ref)?;
+        Some(
+            Location {
+                line: 0,
+                column: 0,
+                scope: l.scope,
+                inlined_at: l.inlined_at,
+                implicit: false,
+            }
+            .to_text(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_and_expressions() {
+        let t = b"!DILocation(line: 3, column: 7, scope: !12, inlinedAt: !DILocation(line: 1, scope: !2))";
+        assert_eq!(field(t, b"scope"), Some(&b"!12"[..]));
+        assert_eq!(int_field(t, b"column"), 7);
+        let l = Location::parse(t).unwrap();
+        assert_eq!(l.scope, MdNodeId::Num(12));
+        assert!(matches!(l.inlined_at, Some(MdNodeId::Inline(_))));
+        assert_eq!(
+            Location {
+                line: 0,
+                column: 0,
+                scope: MdNodeId::Num(5),
+                inlined_at: None,
+                implicit: false
+            }
+            .to_text(),
+            b"!DILocation(line: 0, scope: !5)".to_vec()
+        );
+        let ops = expression_ops(b"!DIExpression(DW_OP_deref, DW_OP_LLVM_fragment, 0, 32)");
+        assert!(starts_with_deref(&ops) && !is_deref(&ops));
+        assert_eq!(fragment(&ops), Some((0, 32)));
+        assert!(is_deref(&expression_ops(b"!DIExpression(DW_OP_deref)")));
+        assert!(expression_ops(b"!DIExpression()").is_empty());
+        assert_eq!(
+            field(b"!DIBasicType(name: \"a, b\", size: 32)", b"size"),
+            Some(&b"32"[..])
+        );
+    }
+}

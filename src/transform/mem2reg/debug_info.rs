@@ -1,0 +1,403 @@
+//! Debug information through promotion, as LLVM's `ConvertDebugDeclareToDebugValue` and
+//! `DILocation::getMergedLocation` do it (llvm/lib/Transforms/Utils/Local.cpp,
+//! llvm/lib/IR/DebugInfoMetadata.cpp):
+//! - a `dbg.declare` (or LLVM <= 15's `dbg.addr`) of a promoted slot becomes a `dbg.value` of
+//!   the stored value before each store — or of `undef` when the value does not cover the
+//!   variable's fragment — and of each new phi right after the block's phis;
+//! - the new `dbg.value`s sit at an unknown location in the declare's scope:
+//!   `!DILocation(line: 0, scope: S, inlinedAt: I)`;
+//! - a phi's own location merges the locations of the stores that reach it.
+//!
+//! Output keeps the function's form: `call @llvm.dbg.value` intrinsics or `#dbg_value`
+//! records. Invariant: nothing here changes values; only debug instructions are added.
+
+use super::edit::{make_dbg_value, DbgForm};
+use crate::ir::datalayout::DataLayout;
+use crate::ir::metadata::{self, Location, MdNodeId, MdReader};
+use crate::ir::{DbgKind, Function, Inst, MdRef, Opcode, Type, Value};
+
+/// A debug instruction that names a slot.
+#[derive(Clone, Debug)]
+pub struct DbgUser {
+    /// The call or record.
+    pub inst: Inst,
+    /// Which intrinsic or record.
+    pub kind: DbgKind,
+    /// Reference text of the variable (`!12`).
+    pub var: Vec<u8>,
+    /// Text of the expression (`!DIExpression()` or `!7`).
+    pub expr: Vec<u8>,
+    /// Its location.
+    pub loc: MdRef,
+    /// Record or intrinsic form.
+    pub form: DbgForm,
+}
+
+impl DbgUser {
+    /// Reads the debug data of `inst`, if it is a debug instruction.
+    pub fn of(func: &Function, md: &MdReader<'_>, inst: Inst) -> Option<DbgUser> {
+        let d = func.dfg.dbg[inst]?;
+        let expr_text = func.text(d.expr).to_vec();
+        let expr = match metadata::node_id(&expr_text) {
+            Some(MdNodeId::Num(_)) => md.resolve(&expr_text).map(|(_, t)| t).unwrap_or(expr_text),
+            _ => expr_text,
+        };
+        Some(DbgUser {
+            inst,
+            kind: d.kind,
+            var: func.text(d.var).to_vec(),
+            expr,
+            loc: d.loc,
+            form: if d.record {
+                DbgForm::Record
+            } else {
+                DbgForm::Intrinsic
+            },
+        })
+    }
+
+    /// `dbg.declare` / `dbg.addr`: the slot is the variable's address.
+    pub fn is_address_of(&self) -> bool {
+        matches!(self.kind, DbgKind::Declare | DbgKind::Addr)
+    }
+
+    /// A `dbg.value`.
+    pub fn is_value_of(&self) -> bool {
+        self.kind == DbgKind::Value
+    }
+
+    fn ops(&self) -> Vec<&[u8]> {
+        metadata::expression_ops(&self.expr)
+    }
+
+    /// The expression starts with `DW_OP_deref`.
+    pub fn starts_with_deref(&self) -> bool {
+        metadata::starts_with_deref(&self.ops())
+    }
+}
+
+/// What the conversions need to know about a slot and the target.
+#[derive(Clone, Copy)]
+pub struct SlotInfo<'a> {
+    /// The module's data layout.
+    pub dl: &'a DataLayout,
+    /// The slot's allocation size in bits (`None` for a dynamic element count).
+    pub slot_bits: Option<u64>,
+}
+
+/// Whether a value of type `ty` covers the variable (or fragment) `user` describes
+/// (LLVM's `valueCoversEntireFragment`: alloc size of the value against the fragment size,
+/// else the variable's size, else — for a declare — the slot's allocation size).
+pub fn covers(
+    func: &Function,
+    md: &MdReader<'_>,
+    ty: Type,
+    user: &DbgUser,
+    slot: SlotInfo<'_>,
+) -> bool {
+    let Some(value_bytes) = slot.dl.alloc_size(&func.types, ty) else {
+        return false;
+    };
+    let value_bits = value_bytes * 8;
+    let fragment = metadata::fragment(&user.ops()).map(|f| f.1);
+    if let Some(size) = fragment.or_else(|| md.variable_size(&user.var)) {
+        return value_bits >= size;
+    }
+    if user.is_address_of() {
+        if let Some(bits) = slot.slot_bits {
+            return value_bits >= bits;
+        }
+    }
+    false
+}
+
+/// The location of a debug value made from `user`: line 0 in its scope.
+pub fn value_loc(func: &mut Function, md: &MdReader<'_>, user: &DbgUser) -> MdRef {
+    let text = func.md_text(user.loc).to_vec();
+    match md.line_zero_location(&text) {
+        Some(t) => func.add_new_md(t),
+        None => user.loc,
+    }
+}
+
+/// A debug value of `v` for `user`'s variable (with `expr`), inserted before `before`.
+pub fn insert_value_before(
+    func: &mut Function,
+    md: &MdReader<'_>,
+    user: &DbgUser,
+    v: Value,
+    expr: &[u8],
+    before: Inst,
+) {
+    let loc = value_loc(func, md, user);
+    let i = make_dbg_value(func, user.form, v, &user.var, expr, loc);
+    func.layout.insert_inst_before(i, before);
+}
+
+/// `ConvertDebugDeclareToDebugValue(user, store)`: before the store, a debug value of the
+/// stored value — or of `undef` when the conversion is not sound.
+pub fn convert_at_store(
+    func: &mut Function,
+    md: &MdReader<'_>,
+    user: &DbgUser,
+    store: Inst,
+    slot: SlotInfo<'_>,
+) {
+    let v = func.dfg.resolve(func.dfg.inst_values(store)[0]);
+    let ty = func.dfg.value_type(v);
+    let ops = user.ops();
+    let can = metadata::is_deref(&ops)
+        || (!metadata::starts_with_deref(&ops) && covers(func, md, ty, user, slot));
+    let v = if can { v } else { func.dfg.undef(ty) };
+    let expr = user.expr.clone();
+    insert_value_before(func, md, user, v, &expr, store);
+}
+
+/// `InsertDebugValueAtStoreLoc`: a `dbg.value` whose expression starts with a deref moves to
+/// the stored value, without the deref.
+pub fn move_to_store(func: &mut Function, md: &MdReader<'_>, user: &DbgUser, store: Inst) {
+    let v = func.dfg.resolve(func.dfg.inst_values(store)[0]);
+    let ops = user.ops();
+    let mut expr = b"!DIExpression(".to_vec();
+    for (i, w) in ops.iter().skip(1).enumerate() {
+        if i > 0 {
+            expr.extend_from_slice(b", ");
+        }
+        expr.extend_from_slice(w);
+    }
+    expr.push(b')');
+    insert_value_before(func, md, user, v, &expr, store);
+}
+
+/// The first place after a block's phis and EH pad where instructions may go (`None` for a
+/// block whose first non-phi is a `catchswitch`).
+pub fn first_insertion_point(func: &Function, block: crate::ir::Block) -> Option<Inst> {
+    for i in func.layout.block_insts(block) {
+        match func.dfg.opcode(i) {
+            Opcode::Phi => continue,
+            Opcode::CatchSwitch => return None,
+            Opcode::LandingPad | Opcode::CatchPad | Opcode::CleanupPad => {
+                return func.layout.next_inst(i);
+            }
+            _ => return Some(i),
+        }
+    }
+    None
+}
+
+/// `ConvertDebugDeclareToDebugValue(user, phi)`: a debug value of the phi at the block's first
+/// insertion point, when the phi's type covers the variable.
+pub fn convert_at_phi(
+    func: &mut Function,
+    md: &MdReader<'_>,
+    user: &DbgUser,
+    phi: Inst,
+    slot: SlotInfo<'_>,
+) {
+    let r = func.dfg.insts[phi].result;
+    let ty = func.dfg.value_type(r);
+    if !covers(func, md, ty, user, slot) {
+        return;
+    }
+    let block = func.layout.inst_block(phi).expect("placed phi");
+    let Some(at) = first_insertion_point(func, block) else {
+        return;
+    };
+    let expr = user.expr.clone();
+    insert_value_before(func, md, user, r, &expr, at);
+}
+
+/// A location being tracked through promotion: the store's `!dbg`, or none.
+pub type Loc = Option<MdRef>;
+
+/// `DILocation::getMergedLocation(a, b)` as LLVM 19 computes it; `None` when either is none.
+pub fn merge(func: &mut Function, md: &MdReader<'_>, a: Loc, b: Loc) -> Loc {
+    let (a, b) = (a?, b?);
+    if a == b {
+        return Some(a);
+    }
+    let ta = func.md_text(a).to_vec();
+    let tb = func.md_text(b).to_vec();
+    let (ida, la) = md
+        .location(&ta)
+        .or_else(|| Some((metadata::node_id(&ta)?, Location::parse(&ta)?)))?;
+    let (idb, lb) = md
+        .location(&tb)
+        .or_else(|| Some((metadata::node_id(&tb)?, Location::parse(&tb)?)))?;
+    if ida == idb {
+        return Some(a);
+    }
+    let merged = if func.types.opaque_mode {
+        merge_locations(md, (&ida, &la), (&idb, &lb))
+    } else {
+        merge_locations_llvm14(md, &la, &lb)
+    };
+    if merged == la {
+        return Some(a);
+    }
+    if merged == lb {
+        return Some(b);
+    }
+    Some(func.add_new_md(merged.to_text()))
+}
+
+/// The inlined-at chain of a location (itself first).
+fn chain(md: &MdReader<'_>, id: &MdNodeId, l: &Location) -> Vec<(MdNodeId, Location)> {
+    let mut out = vec![(id.clone(), l.clone())];
+    while let Some(next) = out.last().and_then(|(_, l)| l.inlined_at.clone()) {
+        let mut t = Vec::new();
+        next.write(&mut t);
+        match md.location(&t) {
+            Some(p) if out.len() < 10_000 => out.push(p),
+            _ => break,
+        }
+    }
+    out
+}
+
+fn merge_locations(
+    md: &MdReader<'_>,
+    a: (&MdNodeId, &Location),
+    b: (&MdNodeId, &Location),
+) -> Location {
+    let al = chain(md, a.0, a.1);
+    let bl = chain(md, b.0, b.1);
+    let key = |l: &Location| (md.subprogram(&l.scope), l.inlined_at.clone());
+    // The first location of B's chain whose (subprogram, inlinedAt) appears in A's chain.
+    let mut start = None;
+    for (j, (_, l)) in bl.iter().enumerate() {
+        let k = key(l);
+        if let Some(i) = al.iter().position(|(_, x)| key(x) == k) {
+            start = Some((i, j));
+            break;
+        }
+    }
+    // From the matching level inwards, merge pairwise; each merged level is the inlinedAt of
+    // the next one (written inline: it has no number of its own).
+    let mut result: Option<Location> = None;
+    if let Some((mut i, mut j)) = start {
+        let mut inlined_at = al[i].1.inlined_at.clone();
+        loop {
+            let Some(m) = merge_pair(md, &al[i], &bl[j], inlined_at.clone()) else {
+                break;
+            };
+            inlined_at = Some(MdNodeId::Inline(m.to_text()));
+            result = Some(m);
+            if i == 0 || j == 0 {
+                break;
+            }
+            i -= 1;
+            j -= 1;
+        }
+    }
+    if let Some(r) = result {
+        return r;
+    }
+    Location {
+        line: 0,
+        column: 0,
+        scope: a.1.scope.clone(),
+        inlined_at: None,
+        implicit: false,
+    }
+}
+
+/// LLVM 14's `getMergedLocation` (for typed-pointer modules, which LLVM 14 reads): line 0
+/// in the nearest scope the two share, walking scopes up through inlined-at locations.
+fn merge_locations_llvm14(md: &MdReader<'_>, a: &Location, b: &Location) -> Location {
+    let walk = |l: &Location| -> Vec<(MdNodeId, Option<MdNodeId>)> {
+        let mut out = Vec::new();
+        let mut s = Some(l.scope.clone());
+        let mut at = l.inlined_at.clone();
+        while let Some(cur) = s {
+            out.push((cur.clone(), at.clone()));
+            if out.len() > 10_000 {
+                break;
+            }
+            s = md.scope_of(&cur);
+            if s.is_none() {
+                if let Some(i) = at.take() {
+                    let mut t = Vec::new();
+                    i.write(&mut t);
+                    if let Some((_, il)) = md.location(&t) {
+                        s = Some(il.scope);
+                        at = il.inlined_at;
+                    }
+                }
+            }
+        }
+        out
+    };
+    let in_a = walk(a);
+    let found = walk(b).into_iter().find(|x| in_a.contains(x));
+    let (scope, inlined_at) = match found {
+        Some((s, l)) if md.is_local_scope(&s) => (s, l),
+        Some((_, l)) => (a.scope.clone(), l),
+        None => (a.scope.clone(), None),
+    };
+    Location {
+        line: 0,
+        column: 0,
+        scope,
+        inlined_at,
+        implicit: false,
+    }
+}
+
+fn merge_pair(
+    md: &MdReader<'_>,
+    a: &(MdNodeId, Location),
+    b: &(MdNodeId, Location),
+    inlined_at: Option<MdNodeId>,
+) -> Option<Location> {
+    let (l1, l2) = (&a.1, &b.1);
+    if a.0 == b.0 {
+        return Some(Location {
+            inlined_at,
+            implicit: false,
+            ..l1.clone()
+        });
+    }
+    if md.subprogram(&l1.scope) != md.subprogram(&l2.scope) {
+        return None;
+    }
+    let scope = nearest_common_scope(md, &l1.scope, &l2.scope)?;
+    let same_line = l1.line == l2.line;
+    Some(Location {
+        line: if same_line { l1.line } else { 0 },
+        column: if same_line && l1.column == l2.column {
+            l1.column
+        } else {
+            0
+        },
+        scope,
+        inlined_at,
+        implicit: false,
+    })
+}
+
+fn nearest_common_scope(md: &MdReader<'_>, s1: &MdNodeId, s2: &MdNodeId) -> Option<MdNodeId> {
+    let mut seen = Vec::new();
+    let mut cur = Some(s1.clone());
+    while let Some(s) = cur {
+        let sp = md.is_subprogram(&s);
+        seen.push(s.clone());
+        if sp || seen.len() > 10_000 {
+            break;
+        }
+        cur = md.parent_scope(&s);
+    }
+    let mut cur = Some(s2.clone());
+    let mut steps = 0;
+    while let Some(s) = cur {
+        if seen.contains(&s) {
+            return Some(s);
+        }
+        if md.is_subprogram(&s) || steps > 10_000 {
+            break;
+        }
+        steps += 1;
+        cur = md.parent_scope(&s);
+    }
+    None
+}

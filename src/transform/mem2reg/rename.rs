@@ -1,0 +1,309 @@
+//! The renaming walk, in linear time, with LLVM's results.
+//!
+//! LLVM's `RenamePass` walks the CFG depth-first from the entry: it follows a block's first
+//! successor at once and stacks the others (each distinct successor once); on every edge
+//! into a block with new phis it appends the current value of each phi's slot (once per
+//! occurrence of the edge), and on a block's first visit it replaces loads by the current
+//! value and stores update it. It copies every slot's value at every branch, which costs
+//! `slots × branches`.
+//!
+//! Here, [`traverse`] replays that walk's *order* without values (the first visits form a
+//! spanning tree in preorder; the edge events give each phi's operand order and the order
+//! its debug location is merged in), and [`run`] pushes values down that tree once, undoing
+//! a block's changes when its subtree is done. The value at the end of a block is the same
+//! as LLVM's (it is the last definition on the tree path, which LLVM also uses), so the
+//! phis, their operands and their order are the same — in `O(blocks + edges + instructions)`.
+
+use super::debug_info::{self, Loc};
+use super::slots::{phis_by_block, remove_store, replace_load, NewPhi, Slot};
+use super::Promoter;
+use crate::analysis::cfg::Cfg;
+use crate::entity::{EntityRef, SecondaryMap};
+use crate::ir::{Block, Inst, MdRef, Opcode, Value};
+use crate::util::fxhash::FxHashMap;
+
+/// LLVM's walk order: first visits (block, tree parent) in preorder, and edge events
+/// `(pred, succ, occurrences)` into blocks that have new phis, in the order LLVM meets them.
+pub struct Traversal {
+    /// First visits in preorder, with the predecessor they came from.
+    pub preorder: Vec<(Block, Option<Block>)>,
+    /// Edges into phi blocks, in walk order.
+    pub events: Vec<(Block, Block, u32)>,
+}
+
+/// Replays LLVM's renaming walk order from `entry`.
+pub fn traverse(cfg: &Cfg, entry: Block, has_phis: impl Fn(Block) -> bool) -> Traversal {
+    let n = cfg.num_block_ids();
+    let mut visited = vec![false; n];
+    let mut count = vec![0u32; n];
+    let mut out = Traversal {
+        preorder: Vec::with_capacity(cfg.num_reachable()),
+        events: Vec::new(),
+    };
+    let mut work: Vec<(Block, Option<Block>, u32)> = vec![(entry, None, 0)];
+    while let Some((mut bb, mut pred, mut edges)) = work.pop() {
+        loop {
+            if let Some(p) = pred {
+                if has_phis(bb) {
+                    out.events.push((p, bb, edges));
+                }
+            }
+            if visited[bb.index()] {
+                break;
+            }
+            visited[bb.index()] = true;
+            out.preorder.push((bb, pred));
+            let succs = cfg.succs(bb);
+            let Some(&first) = succs.first() else {
+                break;
+            };
+            for &s in succs {
+                count[s.index()] += 1;
+            }
+            // Other distinct successors, in order, go on the stack (with their edge count).
+            for &s in &succs[1..] {
+                let c = count[s.index()];
+                if s != first && c != 0 {
+                    work.push((s, Some(bb), c));
+                    count[s.index()] = 0;
+                }
+            }
+            edges = count[first.index()];
+            for &s in succs {
+                count[s.index()] = 0;
+            }
+            pred = Some(bb);
+            bb = first;
+        }
+    }
+    out
+}
+
+/// The slot a load's or store's pointer operand names, if it is being promoted.
+struct SlotLookup {
+    of: SecondaryMap<Value, u32>,
+}
+
+impl SlotLookup {
+    fn get(&self, v: Value) -> Option<u32> {
+        let k = self.of[v];
+        (k != u32::MAX).then_some(k)
+    }
+}
+
+/// The walk's state: each slot's current value and location, and the undo log.
+struct State {
+    cur: Vec<Value>,
+    loc: Vec<Loc>,
+    undo: Vec<(u32, Value, Loc)>,
+}
+
+impl State {
+    fn set(&mut self, slot: u32, v: Value, loc: Option<Loc>) {
+        let k = slot as usize;
+        self.undo.push((slot, self.cur[k], self.loc[k]));
+        self.cur[k] = v;
+        if let Some(l) = loc {
+            self.loc[k] = l;
+        }
+    }
+
+    fn undo_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let (s, v, l) = self.undo.pop().expect("non-empty");
+            self.cur[s as usize] = v;
+            self.loc[s as usize] = l;
+        }
+    }
+}
+
+/// Renames every load and store of `slots` and fills the `phis`' incoming lists and locations.
+pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut [NewPhi]) {
+    let by_block = phis_by_block(phis);
+    let mut lookup = SlotLookup {
+        of: SecondaryMap::with_default(u32::MAX),
+    };
+    for (k, s) in slots.iter().enumerate() {
+        if !s.dropped {
+            lookup.of[s.ptr] = k as u32;
+        }
+    }
+    let entry = p.f.layout.entry_block().expect("non-empty function");
+    let trav = traverse(p.cfg, entry, |b| !by_block[b].is_empty());
+    let mut st = State {
+        cur: slots.iter().map(|s| p.f.dfg.undef(s.ty)).collect(),
+        loc: vec![None; slots.len()],
+        undo: Vec::new(),
+    };
+    // Values (and locations) at the end of each predecessor of a phi block.
+    let mut ends: FxHashMap<(Block, Block), usize> = FxHashMap::default();
+    let mut end_vals: Vec<(Value, Loc)> = Vec::new();
+    let mut anc: Vec<(Block, usize)> = Vec::new();
+    let mut insts: Vec<Inst> = Vec::new();
+    for &(b, parent) in &trav.preorder {
+        while let Some(&(top, mark)) = anc.last() {
+            if Some(top) == parent {
+                break;
+            }
+            st.undo_to(mark);
+            anc.pop();
+        }
+        let mark = st.undo.len();
+        for &k in &by_block[b] {
+            let ph = &phis[k as usize];
+            st.set(ph.slot, p.f.dfg.insts[ph.inst].result, None);
+        }
+        insts.clear();
+        insts.extend(p.f.layout.block_insts(b));
+        for &i in &insts {
+            rename_inst(p, slots, &lookup, &mut st, i);
+        }
+        for &s in p.cfg.distinct_succs(b) {
+            if by_block[s].is_empty() {
+                continue;
+            }
+            ends.insert((s, b), end_vals.len());
+            for &k in &by_block[s] {
+                let slot = phis[k as usize].slot as usize;
+                end_vals.push((st.cur[slot], st.loc[slot]));
+            }
+        }
+        anc.push((b, mark));
+    }
+    apply_events(p, slots, phis, &by_block, &trav.events, &ends, &end_vals);
+}
+
+fn rename_inst(
+    p: &mut Promoter<'_, '_>,
+    slots: &[Slot],
+    lookup: &SlotLookup,
+    st: &mut State,
+    i: Inst,
+) {
+    match p.f.dfg.opcode(i) {
+        Opcode::Load => {
+            let ptr = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
+            if let Some(k) = lookup.get(ptr) {
+                let v = st.cur[k as usize];
+                replace_load(p, i, v);
+            }
+        }
+        Opcode::Store => {
+            let ptr = p.f.dfg.resolve(p.f.dfg.inst_values(i)[1]);
+            if let Some(k) = lookup.get(ptr) {
+                let v = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
+                let loc = store_loc(p, i);
+                st.set(k, v, Some(loc));
+                remove_store(p, &slots[k as usize], i);
+            }
+        }
+        Opcode::Alloca => {
+            // A slot outside the entry block is undefined again each time its alloca runs.
+            let r = p.f.dfg.insts[i].result;
+            if let Some(k) = lookup.get(r) {
+                let u = p.f.dfg.undef(slots[k as usize].ty);
+                st.set(k, u, None);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A store's `!dbg` location.
+fn store_loc(p: &Promoter<'_, '_>, store: Inst) -> Loc {
+    p.f.dfg
+        .inst_attachments(store)
+        .iter()
+        .find(|(k, _)| p.f.text(*k) == b"dbg")
+        .map(|&(_, n)| n)
+        .filter(|n: &MdRef| !n.is_none())
+}
+
+/// Appends incoming values in LLVM's order, merges phi locations, and converts declares at
+/// each phi block's first edge.
+fn apply_events(
+    p: &mut Promoter<'_, '_>,
+    slots: &[Slot],
+    phis: &mut [NewPhi],
+    by_block: &SecondaryMap<Block, Vec<u32>>,
+    events: &[(Block, Block, u32)],
+    ends: &FxHashMap<(Block, Block), usize>,
+    end_vals: &[(Value, Loc)],
+) {
+    let mut converted: SecondaryMap<Block, bool> = SecondaryMap::new();
+    for &(pred, succ, n) in events {
+        let Some(&off) = ends.get(&(succ, pred)) else {
+            continue;
+        };
+        for (j, &k) in by_block[succ].iter().enumerate() {
+            let (v, loc) = end_vals[off + j];
+            let ph = &mut phis[k as usize];
+            let merged = if ph.incoming.is_empty() {
+                loc
+            } else {
+                let old = ph.loc;
+                debug_info::merge(p.f, &p.md, old, loc)
+            };
+            let ph = &mut phis[k as usize];
+            ph.loc = merged;
+            for _ in 0..n {
+                ph.incoming.push((v, pred));
+            }
+        }
+        if !converted[succ] {
+            converted[succ] = true;
+            for &k in &by_block[succ] {
+                let ph = &phis[k as usize];
+                let s = &slots[ph.slot as usize];
+                for d in &s.dbg {
+                    if d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {
+                        debug_info::convert_at_phi(
+                            p.f,
+                            &p.md,
+                            d,
+                            ph.inst,
+                            super::slots::slot_info(p, s),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(i: u32) -> Block {
+        Block(i)
+    }
+
+    #[test]
+    fn walk_order_follows_first_successor_then_stack() {
+        // 0 -> 1, 2 ; 1 -> 3 ; 2 -> 3 ; 3 -> 1 (loop)
+        let cfg = Cfg::from_edges(
+            4,
+            b(0),
+            &[
+                (b(0), b(1)),
+                (b(0), b(2)),
+                (b(1), b(3)),
+                (b(2), b(3)),
+                (b(3), b(1)),
+            ],
+        );
+        let t = traverse(&cfg, b(0), |x| x == b(3) || x == b(1));
+        let pre: Vec<u32> = t.preorder.iter().map(|(x, _)| x.0).collect();
+        assert_eq!(pre, vec![0, 1, 3, 2]);
+        let ev: Vec<(u32, u32)> = t.events.iter().map(|&(a, c, _)| (a.0, c.0)).collect();
+        assert_eq!(ev, vec![(0, 1), (1, 3), (3, 1), (2, 3)]);
+    }
+
+    #[test]
+    fn repeated_edges_count_and_are_visited_once() {
+        let cfg = Cfg::from_edges(2, b(0), &[(b(0), b(1)), (b(0), b(1))]);
+        let t = traverse(&cfg, b(0), |x| x == b(1));
+        assert_eq!(t.events, vec![(b(0), b(1), 2)]);
+    }
+}

@@ -1,0 +1,559 @@
+//! After renaming: folding trivial phis, filling in unreachable predecessors, writing the
+//! phis out; and the value facts that decide folds (LLVM's `simplifyPHINode`,
+//! `isGuaranteedNotToBePoison`, `convertMetadataToAssumes`).
+//!
+//! A phi folds when its incoming values, ignoring itself, `undef` and `poison`, are one value
+//! `v`; with `undef`/`poison` among them only when `v` dominates the phi, and — for `undef` —
+//! only when `v` cannot be poison (replacing `undef` by a possibly-poison value would make
+//! the program more undefined; LLVM 19 still did that, later LLVM does not — see the
+//! conformance test `single-store.ll`'s "FIXME: This is a miscompile"). Folding repeats
+//! through a worklist until nothing changes. Phis left with fewer entries than their block
+//! has predecessor edges (edges from unreachable blocks) get `poison` for the missing ones,
+//! in block order, as LLVM does.
+
+use super::debug_info::Loc;
+use super::slots::{NewPhi, Slot};
+use super::Promoter;
+use crate::entity::EntityRef;
+use crate::ir::dfg::ValueDef;
+use crate::ir::{flags, param_flags, Block, FuncBuilder, Inst, Opcode, Text, TypeData, Value};
+use crate::util::fxhash::FxHashMap;
+
+/// Whether `v` is `undef` (not poison).
+fn is_undef(p: &Promoter<'_, '_>, v: Value) -> bool {
+    matches!(p.f.dfg.values[v].def, ValueDef::Undef)
+}
+
+fn is_poison(p: &Promoter<'_, '_>, v: Value) -> bool {
+    matches!(p.f.dfg.values[v].def, ValueDef::Poison)
+}
+
+/// Whether two (resolved) values are the same value: the same id, or equal constants.
+pub(crate) fn same_value(p: &Promoter<'_, '_>, a: Value, b: Value) -> bool {
+    if a == b {
+        return true;
+    }
+    let (da, db) = (&p.f.dfg.values[a], &p.f.dfg.values[b]);
+    if da.ty != db.ty {
+        return false;
+    }
+    match (da.def, db.def) {
+        (ValueDef::Const(x), ValueDef::Const(y)) => {
+            let (tx, ty) = (p.f.text(x), p.f.text(y));
+            if tx == ty {
+                return true;
+            }
+            use crate::text::parser::constants::int_literal_value as lit;
+            match (lit(tx), lit(ty), p.f.types.data(da.ty)) {
+                (Some(i), Some(j), TypeData::Int(bits)) => truncate(i, *bits) == truncate(j, *bits),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+fn truncate(v: i128, bits: u32) -> i128 {
+    if bits >= 128 {
+        v
+    } else {
+        v & ((1i128 << bits) - 1)
+    }
+}
+
+/// LLVM's `simplifyPHINode` (with the undef-to-poison guard).
+fn simplify_phi(p: &mut Promoter<'_, '_>, ph: &NewPhi) -> Option<Value> {
+    let me = p.f.dfg.insts[ph.inst].result;
+    let (mut common, mut has_undef, mut has_poison) = (None::<Value>, false, false);
+    for &(v, _) in &ph.incoming {
+        let v = p.f.dfg.resolve(v);
+        if v == me {
+            continue;
+        }
+        if is_poison(p, v) {
+            has_poison = true;
+            continue;
+        }
+        if is_undef(p, v) {
+            has_undef = true;
+            continue;
+        }
+        match common {
+            Some(c) if !same_value(p, c, v) => return None,
+            _ => common = Some(v),
+        }
+    }
+    let ty = p.f.dfg.value_type(me);
+    let Some(c) = common else {
+        return Some(if has_undef {
+            p.f.dfg.undef(ty)
+        } else {
+            super::edit::poison(p.f, ty)
+        });
+    };
+    if has_undef || has_poison {
+        if !value_dominates_block(p, c, ph.block) {
+            return None;
+        }
+        if has_undef && !guaranteed_not_poison(p, c, Some(ph.block), 0) {
+            return None;
+        }
+    }
+    Some(c)
+}
+
+/// Whether `v` is available at the head of `b` (not defined in `b` itself).
+fn value_dominates_block(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
+    let Some(i) = p.f.dfg.value_inst(v) else {
+        return true;
+    };
+    let Some(d) = p.f.layout.inst_block(i) else {
+        return false;
+    };
+    if !p.dt.is_reachable(b) {
+        return true;
+    }
+    if !p.dt.is_reachable(d) || d == b {
+        return false;
+    }
+    if p.f.dfg.opcode(i) == Opcode::Invoke {
+        // Only through the normal destination.
+        let normal = p.f.dfg.inst_blocks(i)[0];
+        return p.cfg.distinct_preds(normal) == [d] && p.dt.dominates(normal, b);
+    }
+    p.dt.strictly_dominates(d, b)
+}
+
+/// Folds trivial phis, then writes out the others (poison for unreachable predecessors,
+/// `nsz` where the function asks for it, merged locations).
+pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
+    let _ = slots;
+    let n = phis.len();
+    let mut alive = vec![true; n];
+    let mut users: FxHashMap<Value, Vec<u32>> = FxHashMap::default();
+    for (k, ph) in phis.iter().enumerate() {
+        for &(v, _) in &ph.incoming {
+            let v = p.f.dfg.resolve(v);
+            if p.f
+                .dfg
+                .value_inst(v)
+                .is_some_and(|i| p.f.dfg.opcode(i) == Opcode::Phi)
+            {
+                users.entry(v).or_default().push(k as u32);
+            }
+        }
+    }
+    let mut work: Vec<u32> = (0..n as u32).rev().collect();
+    let mut queued = vec![true; n];
+    while let Some(k) = work.pop() {
+        queued[k as usize] = false;
+        if !alive[k as usize] {
+            continue;
+        }
+        if let Some(v) = simplify_phi(p, &phis[k as usize]) {
+            let r = p.f.dfg.insts[phis[k as usize].inst].result;
+            alive[k as usize] = false;
+            p.f.layout.remove_inst(phis[k as usize].inst);
+            p.stats.phis_folded += 1;
+            if p.f.dfg.resolve(v) != r {
+                p.f.dfg.replace_all_uses(r, v);
+            }
+            for &j in users.get(&r).map_or(&[][..], |u| u) {
+                if alive[j as usize] && !queued[j as usize] {
+                    queued[j as usize] = true;
+                    work.push(j);
+                }
+            }
+        }
+    }
+    let dbg = p.f.dfg.strings.add(b"dbg");
+    for (k, ph) in phis.into_iter().enumerate() {
+        if alive[k] {
+            write_phi(p, ph, dbg);
+            p.stats.phis_inserted += 1;
+        }
+    }
+}
+
+/// Writes phi `ph`'s template, adding `poison` for predecessors the walk never reached.
+fn write_phi(p: &mut Promoter<'_, '_>, ph: NewPhi, dbg: Text) {
+    let mut incoming: Vec<(Value, Block)> = ph
+        .incoming
+        .iter()
+        .map(|&(v, b)| (p.f.dfg.resolve(v), b))
+        .collect();
+    let preds = p.cfg.preds(ph.block);
+    if incoming.len() < preds.len() {
+        let mut missing: Vec<Block> = preds.to_vec();
+        missing.sort_by_key(|&b| p.cfg.layout_position(b));
+        for &(_, b) in &incoming {
+            if let Some(i) = missing.iter().position(|&m| m == b) {
+                missing.remove(i);
+            }
+        }
+        let ty = p.f.dfg.value_type(p.f.dfg.insts[ph.inst].result);
+        for b in missing {
+            let z = missing_value(p, ty);
+            incoming.push((z, b));
+        }
+    }
+    let ty = p.f.dfg.value_type(p.f.dfg.insts[ph.inst].result);
+    let nsz = p.f.no_signed_zeros && is_fp_like(p, ty);
+    FuncBuilder::new(p.f).set_phi_incoming_flags(ph.inst, if nsz { "nsz " } else { "" }, &incoming);
+    if let Some(l) = ph.loc {
+        p.f.dfg.set_attachments(ph.inst, &[(dbg, l)]);
+    }
+}
+
+/// What a phi gets from a predecessor the walk never reached: `poison` (LLVM 19), or `undef`
+/// in typed-pointer modules, as LLVM 14 — their reference — writes it.
+pub(super) fn missing_value(p: &mut Promoter<'_, '_>, ty: crate::ir::Type) -> Value {
+    if p.f.types.opaque_mode {
+        super::edit::poison(p.f, ty)
+    } else {
+        p.f.dfg.undef(ty)
+    }
+}
+
+fn is_fp_like(p: &Promoter<'_, '_>, mut t: crate::ir::Type) -> bool {
+    loop {
+        match p.f.types.data(t) {
+            TypeData::Array { elem, .. } => t = *elem,
+            TypeData::Float(_) => return true,
+            TypeData::Vector { elem, .. } => {
+                return matches!(p.f.types.data(*elem), TypeData::Float(_))
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// LLVM's `isGuaranteedNotToBePoison` (depth-limited as LLVM's), for values of this
+/// function; `ctx` is the block where the fact is needed (for dominating branch conditions).
+pub(crate) fn guaranteed_not_poison(
+    p: &Promoter<'_, '_>,
+    v: Value,
+    ctx: Option<Block>,
+    depth: u32,
+) -> bool {
+    if depth >= 6 {
+        return false;
+    }
+    let d = &p.f.dfg.values[v];
+    let direct = match d.def {
+        ValueDef::Poison => return false,
+        ValueDef::Undef => return true,
+        ValueDef::Param(i) => {
+            p.f.param_flags
+                .get(i as usize)
+                .is_some_and(|f| f & (param_flags::NOUNDEF | param_flags::DEREFERENCEABLE) != 0)
+        }
+        ValueDef::Const(t) => const_not_poison(p.f.text(t)),
+        ValueDef::Inst(i) => inst_not_poison(p, i, depth),
+    };
+    direct || (ctx.is_some() && used_by_dominating_branch(p, v, ctx.expect("checked")))
+}
+
+/// Constants that cannot be poison: literals, `null`, globals, strings, aggregates of those.
+fn const_not_poison(t: &[u8]) -> bool {
+    let contains = |w: &[u8]| t.windows(w.len()).any(|x| x == w);
+    if contains(b"poison") || contains(b"undef") {
+        return false;
+    }
+    let first_word = t
+        .iter()
+        .take_while(|c| c.is_ascii_alphabetic() || **c == b'_')
+        .count();
+    let word = &t[..first_word];
+    !matches!(
+        word,
+        b"getelementptr"
+            | b"add"
+            | b"sub"
+            | b"mul"
+            | b"shl"
+            | b"lshr"
+            | b"ashr"
+            | b"and"
+            | b"or"
+            | b"xor"
+            | b"udiv"
+            | b"sdiv"
+            | b"urem"
+            | b"srem"
+            | b"trunc"
+            | b"zext"
+            | b"sext"
+            | b"fptoui"
+            | b"fptosi"
+            | b"uitofp"
+            | b"sitofp"
+            | b"ptrtoint"
+            | b"inttoptr"
+            | b"bitcast"
+            | b"addrspacecast"
+            | b"icmp"
+            | b"fcmp"
+            | b"select"
+            | b"extractelement"
+            | b"insertelement"
+            | b"shufflevector"
+            | b"blockaddress"
+            | b"dso_local_equivalent"
+            | b"no_cfi"
+            | b"ptrauth"
+            | b"asm"
+    )
+}
+
+fn has_attachment(p: &Promoter<'_, '_>, i: Inst, kinds: &[&[u8]]) -> bool {
+    p.f.dfg
+        .inst_attachments(i)
+        .iter()
+        .any(|(k, _)| kinds.contains(&p.f.text(*k)))
+}
+
+fn inst_not_poison(p: &Promoter<'_, '_>, i: Inst, depth: u32) -> bool {
+    let d = &p.f.dfg.insts[i];
+    let ops = || p.f.dfg.inst_values(i).iter().map(|&v| p.f.dfg.resolve(v));
+    match d.opcode {
+        Opcode::Freeze | Opcode::Alloca => true,
+        Opcode::Call | Opcode::Invoke => d.flags & flags::RET_NOUNDEF != 0,
+        Opcode::Load => has_attachment(
+            p,
+            i,
+            &[b"noundef", b"dereferenceable", b"dereferenceable_or_null"],
+        ),
+        Opcode::Phi => {
+            let blocks = p.f.dfg.inst_blocks(i);
+            ops()
+                .zip(blocks)
+                .all(|(v, &b)| guaranteed_not_poison(p, v, Some(b), depth + 1))
+        }
+        op => {
+            !can_create_poison(p, i, op)
+                && ops().all(|v| guaranteed_not_poison(p, v, None, depth + 1))
+        }
+    }
+}
+
+/// LLVM's `canCreateUndefOrPoison` (flags and metadata considered).
+fn can_create_poison(p: &Promoter<'_, '_>, i: Inst, op: Opcode) -> bool {
+    use Opcode::*;
+    if p.f.dfg.insts[i].flags & flags::MAY_POISON != 0 {
+        return true;
+    }
+    match op {
+        Shl | LShr | AShr => {
+            let amt = p.f.dfg.resolve(p.f.dfg.inst_values(i)[1]);
+            let bits = match p.f.types.data(p.f.dfg.value_type(amt)) {
+                TypeData::Int(b) => *b as i128,
+                _ => return true,
+            };
+            match p.f.dfg.values[amt].def {
+                ValueDef::Const(t) => {
+                    !crate::text::parser::constants::int_literal_value(p.f.text(t))
+                        .is_some_and(|v| (0..bits).contains(&v))
+                }
+                _ => true,
+            }
+        }
+        Add | Sub | Mul | And | Or | Xor | UDiv | SDiv | URem | SRem | Trunc | ZExt | SExt
+        | FPTrunc | FPExt | UIToFP | SIToFP | PtrToInt | IntToPtr | BitCast | AddrSpaceCast
+        | GetElementPtr | ICmp | FCmp | Select | ExtractValue | InsertValue | FNeg | FAdd
+        | FSub | FMul | FDiv | FRem => false,
+        _ => true,
+    }
+}
+
+/// Whether a conditional branch or switch in a dominator of `b` tests `v` (directly, or
+/// through an instruction that propagates poison from it): then `v` is not poison at `b`.
+fn used_by_dominating_branch(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
+    let mut cur = p.dt.idom(b);
+    let mut steps = 0;
+    while let Some(dom) = cur {
+        if steps > 64 {
+            break;
+        }
+        steps += 1;
+        if let Some(t) = p.f.terminator(dom) {
+            let cond = match p.f.dfg.opcode(t) {
+                Opcode::Br if p.f.dfg.inst_values(t).len() == 1 => Some(p.f.dfg.inst_values(t)[0]),
+                Opcode::Switch => Some(p.f.dfg.inst_values(t)[0]),
+                _ => None,
+            };
+            if let Some(c) = cond.map(|c| p.f.dfg.resolve(c)) {
+                if c == v {
+                    return true;
+                }
+                if let Some(ci) = p.f.dfg.value_inst(c) {
+                    let op = p.f.dfg.opcode(ci);
+                    let propagates = matches!(
+                        op,
+                        Opcode::ICmp
+                            | Opcode::FCmp
+                            | Opcode::Add
+                            | Opcode::Sub
+                            | Opcode::Mul
+                            | Opcode::And
+                            | Opcode::Or
+                            | Opcode::Xor
+                            | Opcode::Trunc
+                            | Opcode::ZExt
+                            | Opcode::SExt
+                            | Opcode::Shl
+                            | Opcode::LShr
+                            | Opcode::AShr
+                    );
+                    if propagates
+                        && p.f
+                            .dfg
+                            .inst_values(ci)
+                            .iter()
+                            .any(|&o| p.f.dfg.resolve(o) == v)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        cur = p.dt.idom(dom);
+    }
+    false
+}
+
+/// Whether `v` is known not to be null: slots, globals, `nonnull` parameters.
+fn known_non_zero(p: &Promoter<'_, '_>, v: Value, depth: u32) -> bool {
+    match p.f.dfg.values[v].def {
+        ValueDef::Param(i) => {
+            p.f.param_flags
+                .get(i as usize)
+                .is_some_and(|f| f & param_flags::NONNULL != 0)
+        }
+        ValueDef::Const(t) => {
+            let s = p.f.text(t);
+            s.first() == Some(&b'@')
+                || (s.first().is_some_and(u8::is_ascii_digit) && s.iter().any(|&c| c != b'0'))
+        }
+        ValueDef::Inst(i) => match p.f.dfg.opcode(i) {
+            Opcode::Alloca => true,
+            Opcode::Phi if depth < 4 => {
+                p.f.dfg
+                    .inst_values(i)
+                    .iter()
+                    .all(|&o| known_non_zero(p, p.f.dfg.resolve(o), depth + 1))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether a branch on `v != null` (or `v == null`, on its false edge) in a dominator of `b`
+/// leads only into `b`'s part of the CFG (LLVM's `isKnownNonNullFromDominatingCondition`).
+fn non_null_by_dominating_branch(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
+    let mut cur = Some(b);
+    let mut steps = 0;
+    while let Some(d) = cur {
+        steps += 1;
+        if steps > 256 {
+            return false;
+        }
+        let Some(t) = p.f.terminator(d) else {
+            cur = p.dt.idom(d);
+            continue;
+        };
+        if p.f.dfg.opcode(t) == Opcode::Br && p.f.dfg.inst_values(t).len() == 1 {
+            let c = p.f.dfg.resolve(p.f.dfg.inst_values(t)[0]);
+            if let Some(ci) = p.f.dfg.value_inst(c) {
+                if let Some(ne) = null_test(p, ci, v) {
+                    let succ = p.f.dfg.inst_blocks(t)[if ne { 0 } else { 1 }];
+                    let other = p.f.dfg.inst_blocks(t)[if ne { 1 } else { 0 }];
+                    if succ != other && p.cfg.distinct_preds(succ) == [d] && p.dt.dominates(succ, b)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        cur = p.dt.idom(d);
+    }
+    false
+}
+
+/// `Some(true)` for `icmp ne v, null`, `Some(false)` for `icmp eq v, null` (either order).
+fn null_test(p: &Promoter<'_, '_>, cmp: Inst, v: Value) -> Option<bool> {
+    if p.f.dfg.opcode(cmp) != Opcode::ICmp {
+        return None;
+    }
+    let ops = p.f.dfg.inst_values(cmp);
+    let (a, b) = (p.f.dfg.resolve(ops[0]), p.f.dfg.resolve(ops[1]));
+    let is_null =
+        |x: Value| matches!(p.f.dfg.values[x].def, ValueDef::Const(t) if p.f.text(t) == b"null");
+    if !((a == v && is_null(b)) || (b == v && is_null(a))) {
+        return None;
+    }
+    let text = p.f.dfg.inst_pieces(cmp).iter().find_map(|pc| match pc {
+        crate::ir::Piece::Text(t) => Some(p.f.text(*t)),
+        _ => None,
+    })?;
+    if text.windows(4).any(|w| w == b" ne ") {
+        Some(true)
+    } else if text.windows(4).any(|w| w == b" eq ") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// LLVM's `convertMetadataToAssumes`: a load replaced by `undef` that carried `!noundef`
+/// leaves a store that marks the path unreachable; a `!nonnull !noundef` load replaced by a
+/// value not known to be non-null leaves `llvm.assume(v != null)`.
+pub(crate) fn convert_metadata_to_assumes(p: &mut Promoter<'_, '_>, load: Inst, v: Value) {
+    let noundef = has_attachment(p, load, &[b"noundef"]);
+    let opaque = p.f.types.opaque_mode;
+    // LLVM 19 (opaque pointers): a null `!nonnull` load is poison, so the promise needs
+    // `!noundef` too. LLVM 14 (typed pointers): it was undefined behaviour on its own.
+    if opaque && !noundef {
+        return;
+    }
+    let v = p.f.dfg.resolve(v);
+    if opaque && (is_undef(p, v) || is_poison(p, v)) {
+        {
+            let mut fb = FuncBuilder::new(p.f);
+            fb.text("store i1 true, ptr poison, align 1");
+            let st = fb.finish(Opcode::Store, 0, crate::ir::Type::NONE, None);
+            p.f.layout.insert_inst_before(st, load);
+        }
+        return;
+    }
+    if !has_attachment(p, load, &[b"nonnull"]) || known_non_zero(p, v, 0) {
+        return;
+    }
+    let at = p.f.layout.inst_block(load).expect("placed load");
+    if non_null_by_dominating_branch(p, v, at) {
+        return;
+    }
+    let ty = p.f.dfg.value_type(v);
+    let i1 = p.f.types.common().i1;
+    let null = p.f.dfg.constant(ty, "null");
+    let mut fb = FuncBuilder::new(p.f);
+    let cmp = fb.make_icmp("ne", v, null, i1, Text::NONE);
+    let c = fb.func.dfg.insts[cmp].result;
+    fb.text("call void @llvm.assume(i1 ").value(c).text(")");
+    let call = fb.finish(Opcode::Call, flags::INTRINSIC, crate::ir::Type::NONE, None);
+    p.f.layout.insert_inst_before(cmp, load);
+    p.f.layout.insert_inst_before(call, load);
+    p.f.needs_decls
+        .push("declare void @llvm.assume(i1 noundef)");
+}
+
+#[allow(dead_code)]
+fn loc_is_some(l: Loc) -> bool {
+    l.is_some()
+}
+
+#[allow(dead_code)]
+fn index_of(b: Block) -> usize {
+    b.index()
+}

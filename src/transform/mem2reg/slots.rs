@@ -1,0 +1,508 @@
+//! One round of promotion over a set of promotable slots: LLVM's `PromoteMem2Reg::run`.
+//!
+//! For each slot, in order (a slot handled by a fast path is replaced by the last one, as
+//! LLVM's `RemoveFromAllocasList` does — this decides phi order and names): drop lifetime
+//! markers and droppable uses; delete the slot if nothing loads or stores it; rewrite it
+//! with its single store when that store dominates the loads (or the stored value cannot be
+//! poison); sweep it linearly when it lives in one block; otherwise place phis at the
+//! iterated dominance frontier of its stores, restricted to the blocks where it is live.
+//! Then the renaming walk, removal of the slots and their declares, and phi folding.
+//!
+//! Invariant: loads and stores of a slot are only ever replaced by values that reach them
+//! on every path (or by `undef` where nothing was stored), so behaviour is preserved.
+
+use super::debug_info::{self, DbgUser};
+use super::edit::{self, erase};
+use super::uses::UseIndex;
+use super::Promoter;
+use crate::analysis::idf::IdfCalculator;
+use crate::analysis::liveness::LiveInCalculator;
+use crate::entity::{EntityRef, SecondaryMap};
+use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Type, Value};
+use crate::util::fxhash::FxHashMap;
+
+/// A slot being promoted.
+pub struct Slot {
+    /// The `alloca`.
+    pub alloca: Inst,
+    /// Its address value.
+    pub ptr: Value,
+    /// The allocated type.
+    pub ty: Type,
+    /// Its unescaped name (empty if unnamed).
+    pub name: Vec<u8>,
+    /// Loads of it, in layout order.
+    pub loads: Vec<Inst>,
+    /// Stores to it, in layout order.
+    pub stores: Vec<Inst>,
+    /// Debug instructions naming it.
+    pub dbg: Vec<DbgUser>,
+    /// Its block.
+    pub block: Block,
+    /// Whether it is outside the entry block (its `alloca` then defines `undef`).
+    pub non_entry: bool,
+    /// Left in memory (phi-copy budget).
+    pub dropped: bool,
+}
+
+/// A phi placed for a slot.
+pub struct NewPhi {
+    /// The phi.
+    pub inst: Inst,
+    /// Its slot (index into the round's slot list).
+    pub slot: u32,
+    /// Its block.
+    pub block: Block,
+    /// Incoming `(value, predecessor)` pairs, in LLVM's order.
+    pub incoming: Vec<(Value, Block)>,
+    /// Its location (merged from the stores that reach it).
+    pub loc: debug_info::Loc,
+}
+
+/// Runs one round on `allocas` (all promotable).
+pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<Inst>) {
+    let entry = p.f.layout.entry_block().expect("non-empty function");
+    let mut slots: Vec<Slot> = allocas.into_iter().map(|a| new_slot(p, a, entry)).collect();
+    let mut phis: Vec<NewPhi> = Vec::new();
+    let mut idf = IdfCalculator::new(p.cfg, p.dt);
+    let mut live = LiveInCalculator::new(p.cfg);
+    let mut i = 0;
+    while i < slots.len() {
+        remove_intrinsic_users(p, uses, slots[i].ptr);
+        gather(p, uses, &mut slots[i]);
+        let s = &mut slots[i];
+        let fast = p.opts.flavour == super::Flavour::Pruned;
+        let done = if s.loads.is_empty() && s.stores.is_empty() {
+            delete_dead(p, s);
+            true
+        } else if fast && s.stores.len() == 1 && single_store(p, s) {
+            p.stats.single_store += 1;
+            true
+        } else if fast && one_block(p, s) && single_block(p, s) {
+            p.stats.single_block += 1;
+            true
+        } else {
+            false
+        };
+        if done {
+            p.stats.promoted += 1;
+            slots.swap_remove(i);
+            continue;
+        }
+        place_phis(p, &mut idf, &mut live, &slots[i], i as u32, &mut phis);
+        i += 1;
+    }
+    if slots.is_empty() {
+        return;
+    }
+    apply_phi_budget(p, &mut slots, &mut phis);
+    super::rename::run(p, &slots, &mut phis);
+    finish_slots(p, &slots);
+    super::simplify::run(p, &slots, phis);
+}
+
+fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
+    let d = p.f.dfg.insts[a];
+    let block = p.f.layout.inst_block(a).expect("placed alloca");
+    let name =
+        p.f.value_name(d.result)
+            .map(super::names::plain)
+            .unwrap_or_default();
+    Slot {
+        alloca: a,
+        ptr: d.result,
+        ty: d.aux_ty,
+        name,
+        loads: Vec::new(),
+        stores: Vec::new(),
+        dbg: Vec::new(),
+        block,
+        non_entry: block != entry,
+        dropped: false,
+    }
+}
+
+/// LLVM's `removeIntrinsicUsers`: lifetime markers go, droppable uses are dropped, and
+/// casts / zero GEPs feeding only those go with their users.
+fn remove_intrinsic_users(p: &mut Promoter<'_, '_>, uses: &UseIndex, ptr: Value) {
+    for &(u, k) in uses.users(ptr) {
+        if !p.f.layout.is_inst_inserted(u) || super::promotable::is_debug(p.f, u) {
+            continue;
+        }
+        match p.f.dfg.opcode(u) {
+            Opcode::Load | Opcode::Store => continue,
+            _ => {}
+        }
+        if super::promotable::is_droppable(p.f, u) {
+            drop_droppable_use(p, u, k);
+            continue;
+        }
+        let r = p.f.dfg.insts[u].result;
+        if !r.is_none() {
+            for &(uu, kk) in uses.users(r) {
+                if !p.f.layout.is_inst_inserted(uu) || super::promotable::is_debug(p.f, uu) {
+                    continue;
+                }
+                if super::promotable::is_droppable(p.f, uu) {
+                    drop_droppable_use(p, uu, kk);
+                } else {
+                    p.forget_name(uu);
+                    erase(p.f, uu);
+                }
+            }
+        }
+        p.forget_name(u);
+        erase(p.f, u);
+    }
+}
+
+/// `Instruction::dropDroppableUse` for an `llvm.assume` bundle operand: the operand becomes
+/// `undef` and its bundle's tag `"ignore"`.
+fn drop_droppable_use(p: &mut Promoter<'_, '_>, call: Inst, k: u32) {
+    let ty =
+        p.f.dfg
+            .value_type(p.f.dfg.resolve(p.f.dfg.inst_values(call)[k as usize]));
+    let u = p.f.dfg.undef(ty);
+    p.f.dfg.inst_values_mut(call)[k as usize] = u;
+    let tag =
+        p.f.dfg
+            .inst_bundles(call)
+            .iter()
+            .find(|b| b.ops.start <= k && k < b.ops.start + b.ops.len)
+            .map(|b| b.tag);
+    if let Some(tag) = tag {
+        if p.f.text(tag) != b"\"ignore\"" && tag.in_source() {
+            edit::retext(p.f, call, tag, b"\"ignore\"");
+        }
+    }
+}
+
+/// Collects the slot's remaining loads, stores and debug users.
+fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
+    s.loads.clear();
+    s.stores.clear();
+    s.dbg.clear();
+    for &(u, k) in uses.users(s.ptr) {
+        if !p.f.layout.is_inst_inserted(u) {
+            continue;
+        }
+        match p.f.dfg.opcode(u) {
+            Opcode::Load => s.loads.push(u),
+            Opcode::Store if k == 1 => s.stores.push(u),
+            _ if super::promotable::is_debug(p.f, u) => {
+                let loc_operand = p.f.dfg.dbg[u].map_or(u32::MAX, |d| d.loc_operand);
+                if loc_operand == k {
+                    if let Some(d) = DbgUser::of(p.f, &p.md, u) {
+                        if d.kind != crate::ir::DbgKind::Assign {
+                            s.dbg.push(d);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The data layout and the slot's allocation size, for debug-info conversions.
+pub(super) fn slot_info<'a>(p: &Promoter<'_, 'a>, s: &Slot) -> debug_info::SlotInfo<'a> {
+    let elem = p.dl.alloc_size(&p.f.types, s.ty).map(|b| b * 8);
+    let count = match p.f.dfg.inst_values(s.alloca).first() {
+        None => Some(1),
+        Some(&c) => match p.f.dfg.values[p.f.dfg.resolve(c)].def {
+            crate::ir::ValueDef::Const(t) => {
+                crate::text::parser::constants::int_literal_value(p.f.text(t))
+                    .and_then(|n| u64::try_from(n).ok())
+            }
+            _ => None,
+        },
+    };
+    debug_info::SlotInfo {
+        dl: p.dl,
+        slot_bits: elem.zip(count).map(|(e, n)| e * n),
+    }
+}
+
+fn block_of(p: &Promoter<'_, '_>, i: Inst) -> Block {
+    p.f.layout.inst_block(i).expect("placed")
+}
+
+fn pos(p: &Promoter<'_, '_>, i: Inst) -> u32 {
+    p.pos[i.index()]
+}
+
+/// Deletes a slot nothing loads or stores (its debug users see `undef`).
+fn delete_dead(p: &mut Promoter<'_, '_>, s: &Slot) {
+    p.forget_name(s.alloca);
+    erase(p.f, s.alloca);
+    p.stats.dead += 1;
+}
+
+/// Removes a store of a promoted slot, first turning its slot's declares into debug values.
+pub(super) fn remove_store(p: &mut Promoter<'_, '_>, s: &Slot, store: Inst) {
+    for d in &s.dbg {
+        if d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {
+            debug_info::convert_at_store(p.f, &p.md, d, store, slot_info(p, s));
+        }
+    }
+    p.forget_name(store);
+    p.f.layout.remove_inst(store);
+    p.stats.stores_removed += 1;
+}
+
+/// Replaces `load` by `v`, keeping what its `!nonnull` / `!noundef` metadata promised.
+pub(super) fn replace_load(p: &mut Promoter<'_, '_>, load: Inst, v: Value) {
+    super::simplify::convert_metadata_to_assumes(p, load, v);
+    let r = p.f.dfg.insts[load].result;
+    let v = if p.f.dfg.resolve(v) == r {
+        let ty = p.f.dfg.value_type(r);
+        edit::poison(p.f, ty)
+    } else {
+        v
+    };
+    p.forget_name(load);
+    edit::replace_load(p.f, load, v);
+    p.stats.loads_removed += 1;
+}
+
+/// LLVM's `rewriteSingleStoreAlloca`.
+fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
+    let store = s.stores[0];
+    let repl = p.f.dfg.resolve(p.f.dfg.inst_values(store)[0]);
+    let require_dom = p.f.dfg.value_inst(repl).is_some()
+        || !super::simplify::guaranteed_not_poison(p, repl, None, 0);
+    let store_bb = block_of(p, store);
+    let store_pos = pos(p, store);
+    let mut kept = Vec::new();
+    for load in std::mem::take(&mut s.loads) {
+        let lb = block_of(p, load);
+        if require_dom {
+            // A slot outside the entry block is `undef` again each time its alloca runs, so
+            // across blocks dominance is not enough for it.
+            let dominated = if lb == store_bb {
+                store_pos < pos(p, load)
+            } else {
+                !s.non_entry && p.dt.dominates(store_bb, lb)
+            };
+            if !dominated {
+                kept.push(load);
+                continue;
+            }
+        }
+        replace_load(p, load, repl);
+    }
+    if !kept.is_empty() {
+        s.loads = kept;
+        return false;
+    }
+    for d in s.dbg.clone() {
+        if !p.f.layout.is_inst_inserted(d.inst) {
+            continue;
+        }
+        if d.is_address_of() {
+            debug_info::convert_at_store(p.f, &p.md, &d, store, slot_info(p, s));
+            erase(p.f, d.inst);
+        } else if d.is_value_of() && d.starts_with_deref() {
+            debug_info::move_to_store(p.f, &p.md, &d, store);
+            erase(p.f, d.inst);
+        } else if d.starts_with_deref() {
+            erase(p.f, d.inst);
+        }
+    }
+    p.forget_name(store);
+    p.f.layout.remove_inst(store);
+    p.stats.stores_removed += 1;
+    p.forget_name(s.alloca);
+    erase(p.f, s.alloca);
+    true
+}
+
+/// Whether all loads and stores of the slot are in one block.
+fn one_block(p: &Promoter<'_, '_>, s: &Slot) -> bool {
+    let mut it = s.loads.iter().chain(&s.stores).map(|&i| block_of(p, i));
+    let first = it.next();
+    it.all(|b| Some(b) == first)
+}
+
+/// LLVM's `promoteSingleBlockAlloca`.
+fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
+    let mut stores: Vec<(u32, Inst)> = s.stores.iter().map(|&st| (pos(p, st), st)).collect();
+    stores.sort_unstable();
+    let mut kept = Vec::new();
+    for load in std::mem::take(&mut s.loads) {
+        let lp = pos(p, load);
+        let k = stores.partition_point(|&(sp, _)| sp < lp);
+        let v = if k == 0 {
+            if !stores.is_empty() {
+                kept.push(load);
+                continue;
+            }
+            p.f.dfg.undef(s.ty)
+        } else {
+            p.f.dfg.resolve(p.f.dfg.inst_values(stores[k - 1].1)[0])
+        };
+        replace_load(p, load, v);
+    }
+    if !kept.is_empty() {
+        s.loads = kept;
+        return false;
+    }
+    for &(_, st) in &stores {
+        remove_store(p, s, st);
+    }
+    p.forget_name(s.alloca);
+    erase(p.f, s.alloca);
+    for d in &s.dbg {
+        if p.f.layout.is_inst_inserted(d.inst) && (d.is_address_of() || d.starts_with_deref()) {
+            erase(p.f, d.inst);
+        }
+    }
+    true
+}
+
+/// Places the slot's phis (pruned by liveness unless another flavour is asked for).
+fn place_phis(
+    p: &mut Promoter<'_, '_>,
+    idf: &mut IdfCalculator<'_>,
+    live: &mut LiveInCalculator<'_>,
+    s: &Slot,
+    slot: u32,
+    phis: &mut Vec<NewPhi>,
+) {
+    let mut first_store: FxHashMap<Block, u32> = FxHashMap::default();
+    let mut defs = Vec::new();
+    for &st in &s.stores {
+        let b = block_of(p, st);
+        let ps = pos(p, st);
+        let e = first_store.entry(b).or_insert_with(|| {
+            defs.push(b);
+            ps
+        });
+        *e = (*e).min(ps);
+    }
+    if s.non_entry {
+        let ap = pos(p, s.alloca);
+        let e = first_store.entry(s.block).or_insert_with(|| {
+            defs.push(s.block);
+            ap
+        });
+        *e = (*e).min(ap);
+    }
+    let mut first_load: FxHashMap<Block, u32> = FxHashMap::default();
+    let mut using = Vec::new();
+    for &ld in &s.loads {
+        let b = block_of(p, ld);
+        let lp = pos(p, ld);
+        let e = first_load.entry(b).or_insert_with(|| {
+            using.push(b);
+            lp
+        });
+        *e = (*e).min(lp);
+    }
+    let ubd: Vec<Block> = using
+        .into_iter()
+        .filter(|b| first_store.get(b).map_or(true, |&sp| first_load[b] < sp))
+        .collect();
+    let mut blocks = Vec::new();
+    match p.opts.flavour {
+        super::Flavour::Pruned => {
+            let mut order = Vec::new();
+            let set = live.compute(&defs, &ubd, &mut order);
+            idf.compute_pruned(&defs, set, &mut blocks);
+        }
+        super::Flavour::SemiPruned if ubd.is_empty() => {}
+        _ => idf.compute(&defs, &mut blocks),
+    }
+    for (version, &b) in blocks.iter().enumerate() {
+        let mut base = s.name.clone();
+        base.push(b'.');
+        base.extend_from_slice(version.to_string().as_bytes());
+        let name = p.names().create(&base);
+        let text = super::names::name_text(p.f, &name);
+        let inst = FuncBuilder::new(p.f).make_phi(s.ty, &[], text);
+        p.f.layout.prepend_inst(inst, b);
+        phis.push(NewPhi {
+            inst,
+            slot,
+            block: b,
+            incoming: Vec::new(),
+            loc: None,
+        });
+    }
+}
+
+/// Seed 02's budget: while the estimated copies (phi operands) exceed the limit, leave the
+/// most expensive slot in memory.
+fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], phis: &mut Vec<NewPhi>) {
+    let Some(limit) = p.opts.phi_copy_limit else {
+        return;
+    };
+    let mut cost = vec![0u64; slots.len()];
+    for ph in phis.iter() {
+        cost[ph.slot as usize] += p.cfg.preds(ph.block).len() as u64;
+    }
+    let mut total: u64 = cost.iter().sum();
+    let mut order: Vec<usize> = (0..slots.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cost[i]));
+    for i in order {
+        if total <= limit {
+            break;
+        }
+        if cost[i] == 0 {
+            continue;
+        }
+        slots[i].dropped = true;
+        total -= cost[i];
+    }
+    phis.retain(|ph| {
+        if slots[ph.slot as usize].dropped {
+            p.f.layout.remove_inst(ph.inst);
+            false
+        } else {
+            true
+        }
+    });
+}
+
+/// After renaming: remove the slots and their declares. Loads and stores left in
+/// unreachable code (never renamed) then use `poison` as their address, and so do debug uses;
+/// with no such leftovers, debug uses see `undef`, as when LLVM erases a value.
+fn finish_slots(p: &mut Promoter<'_, '_>, slots: &[Slot]) {
+    for s in slots.iter().filter(|s| !s.dropped) {
+        p.stats.promoted += 1;
+        let left = s
+            .loads
+            .iter()
+            .chain(&s.stores)
+            .any(|&i| p.f.layout.is_inst_inserted(i));
+        if left {
+            let ty = p.f.dfg.value_type(s.ptr);
+            let poison = edit::poison(p.f, ty);
+            p.f.dfg.replace_all_uses(s.ptr, poison);
+            p.f.layout.remove_inst(s.alloca);
+        } else {
+            erase(p.f, s.alloca);
+        }
+        for d in &s.dbg {
+            if p.f.layout.is_inst_inserted(d.inst) && (d.is_address_of() || d.starts_with_deref()) {
+                p.f.layout.remove_inst(d.inst);
+            }
+        }
+    }
+}
+
+/// The block phis of each block, in block order (last made first, as LLVM inserts them at
+/// the block's front).
+pub fn phis_by_block(phis: &[NewPhi]) -> SecondaryMap<Block, Vec<u32>> {
+    let mut by: SecondaryMap<Block, Vec<u32>> = SecondaryMap::new();
+    for (k, ph) in phis.iter().enumerate().rev() {
+        by[ph.block].push(k as u32);
+    }
+    by
+}
+
+/// Whether `i` is a store of a value into a slot (for readers of `flags`).
+#[allow(dead_code)]
+fn is_volatile(p: &Promoter<'_, '_>, i: Inst) -> bool {
+    p.f.dfg.insts[i].flags & flags::VOLATILE != 0
+}

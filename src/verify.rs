@@ -1,1 +1,0 @@
-//! SSA verifier (to be written).
