@@ -12,7 +12,7 @@ Each cell runs `python3 ../shared/tools/difftest.py --tool "TOOL ..." --llvm V [
 compiles each program with clang -O0, runs TOOL on it, verifies the result with opt, runs it
 with lli and compares output and exit status with the unmodified program. The figures of each
 cell go into a table, then one JSON line; exit 1 if any cell has a wrong, invalid or failed
-result.
+result, or an input that clang cannot compile or opt cannot read (a harness problem).
 
 Usage:
   python3 scripts/difftest.py --seeds 1..40                  # the CI size
@@ -120,6 +120,13 @@ def main():
                         summary = json.loads(line)
                         break
                 figure = lines[-1] if lines else "(no output)"
+                st = summary.get("statuses", {})
+                if rc == 0 and (st.get("no-compile") or st.get("llvm-rejects")):
+                    # every input compiles and opt reads it when the machine is sound: a
+                    # program that fails here is a harness problem, never a pass
+                    print(f"    ERROR: {st.get('no-compile', 0)} inputs did not compile and "
+                          f"{st.get('llvm-rejects', 0)} were rejected by opt-{v}", flush=True)
+                    rc = 1
                 cells.append({"cell": name, "pipeline": p, "llvm": v, "g": g, "exit": rc,
                               "seconds": round(dt, 1), "figure": figure, **summary})
                 if not a.keep_work:

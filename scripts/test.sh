@@ -6,7 +6,8 @@
 # Stages, in order (each one's output also goes to target/test-logs/STAGE.log):
 #   deps         scripts/install-deps.sh: LLVM/clang 19 and 14, csmith, ... from Debian packages
 #   build        cargo build --release
-#   cargo-test   cargo test --release (unit, integration, CLI, round-trip and difftest smoke tests)
+#   cargo-test   cargo test --release --no-fail-fast (unit, integration, CLI, round-trip and
+#                difftest smoke tests)
 #   programs     scripts/check-programs.py: tests/c and tests/cpp compile with clang-19/14, run
 #                under lli-19/14 and agree with a native ASan+UBSan build
 #   conformance  ../shared/conformance/run-lit.py with our binary as `opt`: at least
@@ -137,7 +138,7 @@ if [ "$STANDIN" -eq 1 ]; then
 else
   run_stage build cargo build --release || BUILT=0
   if [ "$BUILT" -eq 1 ]; then
-    run_stage cargo-test cargo test --release
+    run_stage cargo-test cargo test --release --no-fail-fast
   else
     skip_stage cargo-test "the build failed"
   fi
