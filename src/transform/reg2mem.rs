@@ -494,4 +494,80 @@ j:
         let text = String::from_utf8(crate::text::print_module(&m, 1)).unwrap();
         assert_eq!(text.matches("store").count(), 1, "{text}");
     }
+
+    /// A clang -O0 style function: `k` variables in slots, a counted loop whose body assigns
+    /// variables from each other (swaps, rotations, chains) straight or inside diamonds.
+    fn random_slots(rng: &mut Rng, k: usize, stmts: usize) -> String {
+        let mut s = String::from("define i32 @f(i32 %n) {\nentry:\n");
+        for j in 0..k {
+            s += &format!("  %v{j} = alloca i32\n");
+        }
+        s += "  %i = alloca i32\n";
+        for j in 0..k {
+            s += &format!("  store i32 {j}, ptr %v{j}\n");
+        }
+        s += "  store i32 0, ptr %i\n  br label %head\nhead:\n  %iv = load i32, ptr %i\n";
+        s += "  %c = icmp slt i32 %iv, %n\n  br i1 %c, label %body, label %exit\nbody:\n";
+        let mut assign = |s: &mut String, t: usize, rng: &mut Rng| {
+            let (a, b) = (rng.below(k as u64), rng.below(k as u64));
+            *s += &format!("  %l{t} = load i32, ptr %v{b}\n");
+            *s += &format!("  %x{t} = add i32 %l{t}, {}\n", rng.below(3));
+            *s += &format!("  store i32 %x{t}, ptr %v{a}\n");
+        };
+        for t in 0..stmts {
+            if rng.below(3) == 0 {
+                s += &format!("  %d{t} = icmp slt i32 %iv, {}\n", rng.below(6));
+                s += &format!("  br i1 %d{t}, label %t{t}, label %e{t}\nt{t}:\n");
+                assign(&mut s, 2 * t + 1000, rng);
+                s += &format!("  br label %j{t}\ne{t}:\n");
+                assign(&mut s, 2 * t + 1001, rng);
+                s += &format!("  br label %j{t}\nj{t}:\n");
+            } else {
+                assign(&mut s, t, rng);
+            }
+        }
+        s += "  %in = add i32 %iv, 1\n  store i32 %in, ptr %i\n  br label %head\nexit:\n";
+        s += "  %h0 = add i32 0, 0\n";
+        for j in 0..k {
+            s += &format!("  %r{j} = load i32, ptr %v{j}\n  %m{j} = mul i32 %h{j}, 7\n");
+            s += &format!("  %h{} = add i32 %m{j}, %r{j}\n", j + 1);
+        }
+        s += &format!("  ret i32 %h{k}\n}}\n");
+        s
+    }
+
+    fn count_phis(func: &Function) -> usize {
+        func.layout
+            .blocks()
+            .flat_map(|b| func.layout.block_insts(b))
+            .filter(|&i| func.dfg.opcode(i) == Opcode::Phi)
+            .count()
+    }
+
+    /// mem2reg after reg2mem gives back as many phis as mem2reg alone, and the same behaviour.
+    #[test]
+    fn mem2reg_after_reg2mem_gives_the_same_phis() {
+        use crate::transform::mem2reg::{promote_function, Options};
+        let mut rng = Rng::new(0x3e3);
+        let opts = Options::default();
+        let mut total = 0;
+        for _ in 0..150 {
+            let k = 2 + rng.below(5) as usize;
+            let stmts = 1 + rng.below(8) as usize;
+            let text = random_slots(&mut rng, k, stmts);
+            let mut m = parse(&text);
+            let f = &mut m.functions[FuncId(0)];
+            let want = run(f, &[4]);
+            promote_function(f, None, &opts);
+            let phis = count_phis(f);
+            total += phis;
+            reg2mem(f).unwrap();
+            check_demoted(f);
+            assert_eq!(run(f, &[4]), want, "{text}");
+            promote_function(f, None, &opts);
+            assert_eq!(count_phis(f), phis, "{text}");
+            assert_eq!(run(f, &[4]), want, "{text}");
+        }
+        assert!(total > 300, "the cases have phis ({total})");
+    }
 }
