@@ -508,7 +508,7 @@ j:
         }
         s += "  store i32 0, ptr %i\n  br label %head\nhead:\n  %iv = load i32, ptr %i\n";
         s += "  %c = icmp slt i32 %iv, %n\n  br i1 %c, label %body, label %exit\nbody:\n";
-        let mut assign = |s: &mut String, t: usize, rng: &mut Rng| {
+        let assign = |s: &mut String, t: usize, rng: &mut Rng| {
             let (a, b) = (rng.below(k as u64), rng.below(k as u64));
             *s += &format!("  %l{t} = load i32, ptr %v{b}\n");
             *s += &format!("  %x{t} = add i32 %l{t}, {}\n", rng.below(3));
