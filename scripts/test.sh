@@ -65,7 +65,8 @@ mkdir -p "$LOGS"
 NAMES=() RESULTS=() TIMES=() NOTES=()
 T_START=$SECONDS
 
-# run_stage NAME NOTE-ON-SUCCESS COMMAND...: runs COMMAND, tees its output to the log.
+# run_stage NAME COMMAND...: runs COMMAND, tees its output to target/test-logs/NAME.log,
+# records PASS/FAIL, time and a one-line note; returns COMMAND's status.
 run_stage() {
   local name=$1; shift
   if [ -n "$ONLY" ] && [ "$name" != deps ] && [[ "$ONLY" != *",$name,"* ]]; then
