@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod driver;
 pub mod entity;
 pub mod ir;
 pub mod pipeline;

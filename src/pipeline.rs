@@ -171,42 +171,145 @@ pub struct PipelineError {
     pub messages: Vec<String>,
 }
 
-/// Runs `passes` over every function of `m`.
-pub fn run(m: &mut Module, passes: &[Pass], opts: &RunOptions) -> Result<RunReport, PipelineError> {
-    let mut report = RunReport::default();
-    for &pass in passes {
-        let t0 = Instant::now();
-        run_pass(m, pass, opts, &mut report)?;
-        report.timings.push((pass.name().to_string(), t0.elapsed()));
-        if opts.verify_each && pass != Pass::Verify {
-            run_pass(m, Pass::Verify, opts, &mut report)?;
-        }
-    }
-    Ok(report)
+/// What running the passes on one function produced (merged in function order).
+#[derive(Clone, Debug, Default)]
+pub struct FunctionReport {
+    /// Text analysis printers wrote.
+    pub printed: String,
+    /// `phi-elim`'s listing of copies.
+    pub copies: String,
+    /// Additive counters `(name, value)`.
+    pub stats: Vec<(String, u64)>,
+    /// `mem2reg`'s report.
+    pub mem2reg: crate::transform::mem2reg::Report,
+    /// Time per pass.
+    pub timings: Vec<(&'static str, Duration)>,
+    /// Problems that stop the pipeline (verifier, pass failures), one message each.
+    pub errors: Vec<String>,
 }
 
-fn run_pass(
-    m: &mut Module,
+impl RunReport {
+    /// Adds one function's report (in function order).
+    pub fn absorb(&mut self, r: FunctionReport) {
+        self.printed.push_str(&r.printed);
+        self.copies.push_str(&r.copies);
+        for (k, v) in r.stats {
+            match self.stats.iter_mut().find(|(n, _)| *n == k) {
+                Some(e) => e.1 += v,
+                None => self.stats.push((k, v)),
+            }
+        }
+        self.mem2reg.stats.add(&r.mem2reg.stats);
+        self.mem2reg.remarks.extend(r.mem2reg.remarks);
+        self.mem2reg.explanations.push_str(&r.mem2reg.explanations);
+        for (n, d) in r.timings {
+            match self.timings.iter_mut().find(|(m, _)| m == n) {
+                Some(e) => e.1 += d,
+                None => self.timings.push((n.to_string(), d)),
+            }
+        }
+    }
+}
+
+/// Runs `passes` on one function, as opt's function pass manager does (every pass on this
+/// function before the next function). Stops at the first pass that reports errors.
+pub fn run_on_function(
+    f: &mut Function,
+    ctx: Option<&crate::text::parser::ModuleCtx>,
+    passes: &[Pass],
+    opts: &RunOptions,
+) -> FunctionReport {
+    let mut r = FunctionReport::default();
+    for &pass in passes {
+        let t0 = Instant::now();
+        one_pass(f, ctx, pass, opts, &mut r);
+        r.timings.push((pass.name(), t0.elapsed()));
+        if r.errors.is_empty() && opts.verify_each && pass != Pass::Verify {
+            one_pass(f, ctx, Pass::Verify, opts, &mut r);
+        }
+        if !r.errors.is_empty() {
+            break;
+        }
+    }
+    r
+}
+
+fn one_pass(
+    f: &mut Function,
+    ctx: Option<&crate::text::parser::ModuleCtx>,
     pass: Pass,
-    _opts: &RunOptions,
-    _report: &mut RunReport,
-) -> Result<(), PipelineError> {
+    opts: &RunOptions,
+    r: &mut FunctionReport,
+) {
+    use crate::transform::{phi_elim, reg2mem};
     match pass {
         Pass::Mem2Reg => {
-            let r = crate::transform::mem2reg::promote_module(m, &_opts.mem2reg, _opts.threads);
-            _report.mem2reg.stats.add(&r.stats);
-            _report.mem2reg.remarks.extend(r.remarks);
-            _report.mem2reg.explanations.push_str(&r.explanations);
-            Ok(())
+            let m = crate::transform::mem2reg::promote_function(f, ctx, &opts.mem2reg);
+            r.mem2reg.stats.add(&m.stats);
+            r.mem2reg.remarks.extend(m.remarks);
+            r.mem2reg.explanations.push_str(&m.explanations);
         }
-        Pass::Verify => crate::verify::run_pass(m, _opts.threads),
-        Pass::Print(p) => {
-            p.run(m, &mut _report.printed);
-            Ok(())
+        Pass::Verify => {
+            let ptr_bits = ctx.map_or(64, |c| c.ptr_bits);
+            for e in crate::verify::verify_function_with(f, ptr_bits) {
+                r.errors.push(e.to_string());
+            }
         }
-        Pass::PhiElim => crate::transform::phi_elim::run_on_module(m, _opts, _report),
-        Pass::Reg2Mem => crate::transform::reg2mem::run_on_module(m, _opts, _report),
+        Pass::Print(p) => p.run_function(f, &mut r.printed),
+        Pass::PhiElim => {
+            let o = phi_elim::Options {
+                lowering: phi_elim::Lowering::StackSlots,
+                list: opts.print_copies,
+            };
+            match phi_elim::eliminate_phis(f, &o) {
+                Ok(out) => {
+                    r.copies.push_str(&out.listing);
+                    let s = out.stats;
+                    for (k, v) in [
+                        ("phis", s.phis),
+                        ("copies", s.copies),
+                        ("temporaries", s.temps),
+                        ("edges-split", s.edges_split),
+                        ("fallback-edges", s.fallback_edges),
+                    ] {
+                        r.stats.push((format!("phi-elim.{k}"), v as u64));
+                    }
+                }
+                Err(e) => r.errors.push(e.0),
+            }
+        }
+        Pass::Reg2Mem => match reg2mem::reg2mem(f) {
+            Ok(s) => {
+                for (k, v) in [
+                    ("edges-split", s.edges_split),
+                    ("values-demoted", s.values_demoted),
+                    ("phis-demoted", s.phis_demoted),
+                ] {
+                    r.stats.push((format!("reg2mem.{k}"), v as u64));
+                }
+            }
+            Err(e) => r.errors.push(e.0),
+        },
     }
+}
+
+/// Runs `passes` over every function of `m` (each function through all passes, functions in
+/// parallel on up to `opts.threads` threads; reports merged in function order).
+pub fn run(m: &mut Module, passes: &[Pass], opts: &RunOptions) -> Result<RunReport, PipelineError> {
+    let ctx = m.ctx.clone();
+    let results = for_each_function(m, opts.threads, |f| {
+        run_on_function(f, ctx.as_deref(), passes, opts)
+    });
+    let mut report = RunReport::default();
+    let mut messages = Vec::new();
+    for r in results {
+        messages.extend(r.errors.iter().cloned());
+        report.absorb(r);
+    }
+    if !messages.is_empty() {
+        return Err(PipelineError { messages });
+    }
+    Ok(report)
 }
 
 /// Runs `f` on every function of `m`, on up to `threads` threads, returning results in
@@ -231,7 +334,14 @@ pub fn for_each_function<R: Send>(
             let (chunk, tail) = rest.split_at_mut(end - start);
             rest = tail;
             start = end;
-            handles.push(s.spawn(move || chunk.iter_mut().map(|g| f(g)).collect::<Vec<R>>()));
+            // Workers get the reader's large stack: passes recurse over deeply nested types.
+            let h = std::thread::Builder::new()
+                .stack_size(crate::text::parser::BIG_STACK)
+                .spawn_scoped(s, move || {
+                    chunk.iter_mut().map(|g| f(g)).collect::<Vec<R>>()
+                })
+                .expect("cannot start a worker thread");
+            handles.push(h);
         }
         handles
             .into_iter()

@@ -3,20 +3,21 @@
 //!
 //! ```text
 //! digraph "CFG for 'f' function" {
-//! 	label="CFG for 'f' function";
+//!     label="CFG for 'f' function";
 //!
-//! 	Node0x0 [shape=record,fontname="Courier",label="{entry:\l|  %c = icmp sgt i32 %a, 0\l  br i1 %c, label %t, label %j\l|{<s0>T|<s1>F}}"];
-//! 	Node0x0:s0 -> Node0x1;
-//! 	Node0x0:s1 -> Node0x2;
-//! 	...
+//!     Node0x0 [shape=record,fontname="Courier",label="{entry:\l|  %c = icmp sgt i32 %a, 0\l  br i1 %c, label %t, label %j\l|{<s0>T|<s1>F}}"];
+//!     Node0x0:s0 -> Node0x1;
+//!     Node0x0:s1 -> Node0x2;
+//!     ...
 //! }
 //! ```
-//! What is LLVM's, reproduced: file names (`.f.dot` for the CFG, `dom.f.dot` / `domonly.f.dot`
-//! for the tree, written to the current directory), the graph's name and label, one `record`
-//! node per block with the label line, the instructions (`\l`-terminated lines, wrapped at 80
-//! columns with LLVM's `\l...` continuation, escaped by LLVM's `DOT::EscapeString`), the edge
-//! ports (`T`/`F` for conditional branches, `def` and the case values for switches, at most 64
-//! then `truncated...`), edges in successor order with repeats, CFG nodes in layout order, tree
+//! (Lines inside the graph are indented with a tab.) What is LLVM's, reproduced: file names
+//! (`.f.dot` for the CFG, `dom.f.dot` / `domonly.f.dot` for the tree, written to the current
+//! directory), the graph's name and label, one `record` node per block with the label line,
+//! the instructions (`\l`-terminated lines, wrapped at 80 columns with LLVM's `\l...`
+//! continuation, escaped by LLVM's `DOT::EscapeString`), the edge ports (`T`/`F` for
+//! conditional branches, `def` and the case values for switches, at most 64 then
+//! `truncated...`), edges in successor order with repeats, CFG nodes in layout order, tree
 //! nodes in the order `print<domtree>` lists them, each followed by its edges.
 //!
 //! What differs, on purpose: node names are `Node0x` + the block's id in hex instead of a
@@ -117,6 +118,24 @@ impl Printer {
                 .values()
                 .for_each(|f| log.push_str(&print_domfrontier(f))),
             Printer::Dot(kind) => write_dot_files(m, kind, Path::new("."), log),
+        }
+    }
+}
+
+impl Printer {
+    /// Runs the printer on one function: text to `log`, or its `.dot` file written to the
+    /// current directory (with opt's `Writing '...'...` line in `log`).
+    pub fn run_function(self, func: &Function, log: &mut String) {
+        match self {
+            Printer::DomTree => log.push_str(&print_domtree(func)),
+            Printer::DomFrontier => log.push_str(&print_domfrontier(func)),
+            Printer::Dot(kind) => {
+                let name = kind.file_name(func);
+                let _ = writeln!(log, "Writing '{name}'...");
+                if std::fs::write(Path::new(".").join(&name), function_dot(func, kind)).is_err() {
+                    log.push_str("  error opening file for writing!\n");
+                }
+            }
         }
     }
 }

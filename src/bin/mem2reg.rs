@@ -12,8 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use mem2reg::pipeline::{self, Pass, RunOptions};
-use mem2reg::text;
+use mem2reg::pipeline::{self, RunOptions};
 
 const USAGE: &str = "\
 USAGE: mem2reg [options] [INPUT]
@@ -189,7 +188,8 @@ fn main() -> ExitCode {
         Parsed::Run(a) => a,
         Parsed::Exit(code) => return code,
     };
-    match run(&args) {
+    // The whole job runs on one large-stack thread (deeply nested input recurses far).
+    match mem2reg::text::parser::with_big_stack(|| run(&args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprint!("{msg}");
@@ -200,60 +200,105 @@ fn main() -> ExitCode {
 
 /// Reads, runs the pipeline, writes. `Err` holds the full stderr text.
 fn run(args: &Args) -> Result<(), String> {
+    use mem2reg::driver::{run_job, JobError, JobOptions};
     let passes = pipeline::parse_pipeline(&args.passes).map_err(|e| format!("mem2reg: {e}\n"))?;
     let t0 = Instant::now();
     let (name, bytes) = read_input(args.input.as_deref())?;
-    let mut module =
-        text::parse(Arc::from(bytes)).map_err(|e| format!("mem2reg: {}", e.render(&name)))?;
-    let t_parse = t0.elapsed();
-    let t_verify = Instant::now();
-    if !args.disable_verify {
-        verify_input(&module, &name, args.threads)?;
-    }
-    let t_verify = t_verify.elapsed();
-    let opts = RunOptions {
-        threads: args.threads,
-        verify_each: args.verify_each,
-        print_copies: args.print_copies,
-        mem2reg: args.m2r.clone(),
+    let t_read = t0.elapsed();
+    let to_file = matches!(args.output.as_deref(), Some(o) if o != "-");
+    let print = !args.disable_output && (!args.print_copies || to_file);
+    let opts = JobOptions {
+        passes,
+        run: RunOptions {
+            threads: args.threads,
+            verify_each: args.verify_each,
+            print_copies: args.print_copies,
+            mem2reg: args.m2r.clone(),
+        },
+        verify_input: !args.disable_verify,
+        print,
     };
-    let report = pipeline::run(&mut module, &passes, &opts).map_err(|e| {
-        e.messages
-            .iter()
-            .map(|m| format!("mem2reg: {name}: error: {m}\n"))
-            .collect::<String>()
-    })?;
-    eprint!("{}", report.printed);
-    eprint!("{}", report.mem2reg.explanations);
+    let fail = |e: JobError| -> String {
+        match e {
+            JobError::Parse(p) => format!("mem2reg: {}", p.render(&name)),
+            JobError::Input(msgs) => {
+                let mut s: String = msgs
+                    .iter()
+                    .map(|m| format!("mem2reg: {name}: error: {m}\n"))
+                    .collect();
+                s += &format!("mem2reg: {name}: error: input module is broken!\n");
+                s
+            }
+            JobError::Pass(msgs) => msgs
+                .iter()
+                .map(|m| format!("mem2reg: {name}: error: {m}\n"))
+                .collect(),
+            JobError::Io(m) => format!(
+                "mem2reg: {}: error: {m}\n",
+                args.output.as_deref().unwrap_or("<stdout>")
+            ),
+        }
+    };
+    let source: Arc<[u8]> = Arc::from(bytes);
+    let report = if print && to_file {
+        let path = Path::new(args.output.as_deref().expect("to_file"));
+        let tmp = temp_path(path);
+        let file = std::fs::File::create(&tmp)
+            .map_err(|e| format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e)))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+        let r = run_job(source, &opts, &mut w).and_then(|r| {
+            w.flush().map_err(|e| JobError::Io(io_reason(&e)))?;
+            Ok(r)
+        });
+        drop(w);
+        match r {
+            Ok(r) => {
+                std::fs::rename(&tmp, path).map_err(|e| {
+                    let _ = std::fs::remove_file(&tmp);
+                    format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e))
+                })?;
+                r
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(fail(e));
+            }
+        }
+    } else if print {
+        let mut buf: Vec<u8> = Vec::new();
+        let r = run_job(source, &opts, &mut buf).map_err(fail)?;
+        write_output(None, &buf)?;
+        r
+    } else {
+        run_job(source, &opts, &mut std::io::sink()).map_err(fail)?
+    };
+    let run = &report.run;
+    eprint!("{}", run.printed);
+    eprint!("{}", run.mem2reg.explanations);
     if let Some(path) = &args.remarks_output {
-        let yaml = mem2reg::transform::mem2reg::remarks_yaml(&report.mem2reg.remarks);
+        let yaml = mem2reg::transform::mem2reg::remarks_yaml(&run.mem2reg.remarks);
         write_output(Some(path), yaml.as_bytes())?;
     }
     if args.stats {
-        eprint!("{}", stats_text(&report));
+        eprint!("{}", stats_text(run));
     }
-    let t1 = Instant::now();
     if args.print_copies {
-        write_output(None, report.copies.as_bytes())?;
-    }
-    let to_file = matches!(args.output.as_deref(), Some(o) if o != "-");
-    if !args.disable_output && (!args.print_copies || to_file) {
-        let out = text::print_module(&module, args.threads);
-        write_output(args.output.as_deref(), &out)?;
+        write_output(None, run.copies.as_bytes())?;
     }
     if args.time_passes {
         let mut s = format!(
-            "===-- mem2reg time report --===\n  parse: {:.6} s\n",
-            t_parse.as_secs_f64()
+            "===-- mem2reg time report --===\n  read input file: {:.6} s\n",
+            t_read.as_secs_f64()
         );
-        s += &format!("  verify-input: {:.6} s\n", t_verify.as_secs_f64());
-        for (n, d) in &report.timings {
+        for (n, d) in &report.times {
             s += &format!("  {n}: {:.6} s\n", d.as_secs_f64());
         }
-        s += &format!("  print: {:.6} s\n", t1.elapsed().as_secs_f64());
+        for (n, d) in &run.timings {
+            s += &format!("  pass {n}: {:.6} s\n", d.as_secs_f64());
+        }
+        s += &format!("  total (wall): {:.6} s\n", t0.elapsed().as_secs_f64());
         eprint!("{s}");
     }
-    let _ = Pass::Verify;
     Ok(())
 }
 
@@ -313,21 +358,6 @@ fn stats_text(report: &pipeline::RunReport) -> String {
         );
     }
     out
-}
-
-/// Verifies the module just read, as opt does: LLVM's reader accepts some IR its verifier
-/// rejects (an entry block with predecessors, a use its definition does not dominate).
-fn verify_input(module: &mem2reg::ir::Module, name: &str, threads: usize) -> Result<(), String> {
-    let errors = mem2reg::verify::verify_module_threads(module, threads);
-    if errors.is_empty() {
-        return Ok(());
-    }
-    let mut s: String = errors
-        .iter()
-        .map(|e| format!("mem2reg: {name}: error: {e}\n"))
-        .collect();
-    s += &format!("mem2reg: {name}: error: input module is broken!\n");
-    Err(s)
 }
 
 /// Reads INPUT (or stdin); returns the name to use in messages and the bytes.

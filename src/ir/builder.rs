@@ -30,8 +30,10 @@
 //! }
 //! let text = String::from_utf8(mem2reg::text::print_module(&m, 1)).unwrap();
 //! assert_eq!(text, "define i32 @max(i32 %a, i32 %b) {\n  %cmp = icmp sgt i32 %a, %b\n  \
-//!     br i1 %cmp, label %1, label %2\n\n1:\n  br label %2\n\n2:\n  \
-//!     %3 = phi i32 [ %a, %1 ], [ %b, %0 ]\n  ret i32 %3\n}\n\n");
+//!     br i1 %cmp, label %1, label %2\n\n\
+//!     1:                                                ; preds = %0\n  br label %2\n\n\
+//!     2:                                                ; preds = %1, %0\n  \
+//!     %3 = phi i32 [ %a, %1 ], [ %b, %0 ]\n  ret i32 %3\n}\n");
 //! ```
 
 use super::dfg::ValueDef;

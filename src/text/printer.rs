@@ -352,30 +352,45 @@ impl<'m> ModuleTail<'m> {
 
     /// Numbers `f`'s new metadata and rewrites the markers in its printed text `buf`.
     pub fn fix_function(&mut self, f: &Function, buf: &mut Vec<u8>) {
-        for d in &f.needs_decls {
+        self.fix_parts(&f.new_md, &f.needs_decls, buf)
+    }
+
+    /// [`ModuleTail::fix_function`] from a function's new metadata and needed declarations.
+    pub fn fix_parts(
+        &mut self,
+        new_md: &[Vec<u8>],
+        needs_decls: &[&'static str],
+        buf: &mut Vec<u8>,
+    ) {
+        for d in needs_decls {
             let name = decl_name(d);
             let have = self.declared.is_some_and(|s| s.contains(name));
             if !have && !self.decls.contains(d) {
                 self.decls.push(d);
             }
         }
-        if f.new_md.is_empty() {
+        if new_md.is_empty() {
             return;
         }
-        let mut local: Vec<Option<u32>> = vec![None; f.new_md.len()];
-        let fixed = self.substitute(f, buf, &mut local);
+        let mut local: Vec<Option<u32>> = vec![None; new_md.len()];
+        let fixed = self.substitute(new_md, buf, &mut local);
         *buf = fixed;
     }
 
     /// `text` with every marker replaced by its number (numbering nodes as needed).
-    fn substitute(&mut self, f: &Function, text: &[u8], local: &mut Vec<Option<u32>>) -> Vec<u8> {
+    fn substitute(
+        &mut self,
+        new_md: &[Vec<u8>],
+        text: &[u8],
+        local: &mut Vec<Option<u32>>,
+    ) -> Vec<u8> {
         let mut out = Vec::with_capacity(text.len());
         let mut i = 0;
         while let Some(p) = find(&text[i..], MD_MARK) {
             out.extend_from_slice(&text[i..i + p]);
             let at = i + p + MD_MARK.len();
             let k = u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]]);
-            let n = self.number(f, k, local);
+            let n = self.number(new_md, k, local);
             out.push(b'!');
             out.extend_from_slice(n.to_string().as_bytes());
             i = at + 4 + MD_MARK_END.len();
@@ -384,11 +399,11 @@ impl<'m> ModuleTail<'m> {
         out
     }
 
-    fn number(&mut self, f: &Function, k: u32, local: &mut Vec<Option<u32>>) -> u32 {
+    fn number(&mut self, new_md: &[Vec<u8>], k: u32, local: &mut Vec<Option<u32>>) -> u32 {
         if let Some(n) = local[k as usize] {
             return n;
         }
-        let content = self.substitute(f, &f.new_md[k as usize], local);
+        let content = self.substitute(new_md, &new_md[k as usize], local);
         let n = match self.by_text.get(&content) {
             Some(&n) => n,
             None => {
@@ -594,7 +609,7 @@ impl BlockAddresses {
 }
 
 /// Appends verbatim text, ending it with a newline.
-fn write_verbatim(text: &[u8], out: &mut Vec<u8>) {
+pub fn write_verbatim(text: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(text);
     if !text.ends_with(b"\n") {
         out.push(b'\n');

@@ -56,7 +56,10 @@ impl Hasher for FxHasher {
     }
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        // The product's low bits ignore its inputs' high bits, and hashbrown takes the bucket
+        // from the low bits: rotate the well-mixed high bits down (as rustc-hash 2 does), or
+        // keys differing only late in a word (`v5.1234`, `v5.1235`) all share a bucket.
+        self.hash.rotate_left(26)
     }
 }
 
@@ -77,6 +80,9 @@ mod tests {
             s.finish()
         };
         assert_ne!(h(b"a"), h(b"a\0"));
+        // Keys differing only in a word's last byte must differ in the low bits too.
+        let low = |b: &[u8]| h(b) & 0xffff;
+        assert_ne!(low(b"v5.1234"), low(b"v5.1235"));
         assert_ne!(h(b"x.0"), h(b"x.1"));
         let mut m: FxHashMap<&[u8], u32> = FxHashMap::default();
         m.insert(b"entry", 1);

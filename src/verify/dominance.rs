@@ -17,6 +17,7 @@
 //! the tree's DFS numbers.
 
 use super::{Cx, ErrorKind, Graph, Reporter};
+use crate::entity::EntityRef;
 use crate::ir::types::TypeData;
 use crate::ir::{Block, Inst, Opcode, Value, ValueDef};
 
@@ -28,16 +29,39 @@ pub(crate) fn check_inst(cx: &Cx<'_>, rep: &mut Reporter<'_>, b: Block, i: Inst)
         Opcode::DbgRecord => {}
         Opcode::Phi => {
             for (k, (&v, &pb)) in vals.iter().zip(dfg.inst_blocks(i)).enumerate() {
-                check_use(cx, rep, b, i, k, v, Some(pb));
+                if !obviously_dominated(cx, pb, i, v, true) {
+                    check_use(cx, rep, b, i, k, v, Some(pb));
+                }
             }
         }
         Opcode::Call | Opcode::Invoke | Opcode::CallBr => check_call(cx, rep, b, i),
         _ => {
             for (k, &v) in vals.iter().enumerate() {
-                check_use(cx, rep, b, i, k, v, None);
+                if !obviously_dominated(cx, b, i, v, false) {
+                    check_use(cx, rep, b, i, k, v, None);
+                }
             }
         }
     }
+}
+
+/// The fast path, needing no dominator tree: `v` is not an instruction's result, or is defined
+/// earlier in the use's block `ub` (anywhere in it for a phi use, which sits at the block's
+/// end), or in the entry block (which dominates every reachable block; uses in unreachable
+/// ones are fine) — and not by an `invoke` / `callbr` (defined on an edge).
+#[inline]
+fn obviously_dominated(cx: &Cx<'_>, ub: Block, i: Inst, v: Value, phi: bool) -> bool {
+    let func = cx.func;
+    let ValueDef::Inst(d) = func.dfg.values[func.dfg.resolve(v)].def else {
+        return true;
+    };
+    let at = cx.place[d.index()];
+    let placed = if at.block == ub {
+        phi || (d != i && at.pos < cx.place[i.index()].pos)
+    } else {
+        Some(at.block) == cx.entry
+    };
+    placed && !matches!(func.dfg.opcode(d), Opcode::Invoke | Opcode::CallBr)
 }
 
 /// The callee, non-metadata arguments and operand-bundle operands of a call.
@@ -54,7 +78,9 @@ fn check_call(cx: &Cx<'_>, rep: &mut Reporter<'_>, b: Block, i: Inst) {
         if k > 0 && params.get(k - 1) == Some(&md) {
             continue;
         }
-        check_use(cx, rep, b, i, k, v, None);
+        if !obviously_dominated(cx, b, i, v, false) {
+            check_use(cx, rep, b, i, k, v, None);
+        }
     }
     for bundle in func.dfg.inst_bundles(i) {
         for k in bundle.ops.span() {
@@ -130,10 +156,10 @@ fn def_dominates_use(
     if !edge_def {
         use crate::entity::EntityRef;
         if db == ub {
-            if incoming.is_some() || cx.pos[d.index()] < cx.pos[i.index()] {
+            if incoming.is_some() || cx.place[d.index()].pos < cx.place[i.index()].pos {
                 return true;
             }
-        } else if Some(db) == cx.func.layout.entry_block() {
+        } else if Some(db) == cx.entry {
             return true;
         }
     }
@@ -155,7 +181,7 @@ fn def_dominates_use(
         _ if incoming.is_some() || db != b => dt.dominates(db, ub),
         _ => {
             use crate::entity::EntityRef;
-            cx.pos[d.index()] < cx.pos[i.index()]
+            cx.place[d.index()].pos < cx.place[i.index()].pos
         }
     }
 }

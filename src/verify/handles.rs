@@ -2,21 +2,23 @@
 //! that the semantic checks (and any code run after a clean verification) can index freely.
 //!
 //! In two parts, as naga validates handles before anything else, but split by what depends on
-//! what, so each instruction's data is read while it is in cache:
+//! what, so that each instruction's data is read once, while it is in cache:
 //! - [`check_structure`], before anything else: the function's name, header template and
 //!   parameters (each parameter value says it is that parameter); the layout (no block or
 //!   instruction listed twice, no cycle — walks are bounded by the number of ids —, each
-//!   instruction's block is the one listing it); for each placed instruction its pool ranges,
-//!   its result (whose value says it is defined by this instruction) and `aux_ty`; for
-//!   terminators their successors (blocks of the layout). That is all the CFG, the dominator
-//!   tree and the printer's numbering read, so once it holds they can be computed. If it fails,
-//!   its errors are returned alone.
-//! - [`check_operands`], per instruction, right before that instruction's semantic checks: its
+//!   instruction's block is the one listing it); each block's terminator's successors (pool
+//!   range, blocks of the layout). That is all the CFG and the dominator tree read, so once it
+//!   holds they can be computed. If it fails, its errors are returned alone.
+//! - [`check_inst`], per instruction, right before that instruction's semantic checks: its
+//!   pool ranges, its result (whose value says it is defined by this instruction), `aux_ty`,
 //!   template (texts in range, holes naming operands), attachments, operand bundles, debug
 //!   data, block operands, and each value operand (after alias resolution): in range, with a
-//!   valid type and name, and a definition that links back — an instruction whose result it is,
-//!   a parameter of this function, or a constant whose text is in range. An instruction that
+//!   valid type, and a definition that links back — an instruction whose result it is, a
+//!   parameter of this function, or a constant whose text is in range. An instruction that
 //!   fails is reported and skipped by the semantic checks.
+//!
+//! The printer's numbering (for messages) reads every placed instruction's result: before it
+//! is computed, [`numbering_safe`] checks those (only when there is an error to report).
 //!
 //! Ids are dense per function, so a value id of another function is caught when it is out of
 //! range or its definition does not link back; an id that happens to be valid here cannot be
@@ -35,6 +37,7 @@ use crate::ir::{
 const OWN_BIT: usize = 1 << 31;
 
 /// Whether `t` resolves inside the function's arenas (`NONE` is fine).
+#[inline]
 pub(crate) fn text_ok(func: &Function, t: Text) -> bool {
     if t.is_none() {
         return true;
@@ -74,10 +77,18 @@ fn bad(rep: &mut Reporter<'_>, block: Option<Block>, inst: Option<Inst>, msg: St
     );
 }
 
-/// The first part: header, layout, and what every placed instruction holds that the CFG,
-/// dominator tree and numbering read. Returns the position of every placed instruction in
-/// its block (by instruction index; `u32::MAX` when not placed), or `None` after reporting.
-pub(crate) fn check_structure(func: &Function, rep: &mut Reporter<'_>) -> Option<Vec<u32>> {
+/// Where a placed instruction is: its block and its position there.
+#[derive(Clone, Copy)]
+pub(crate) struct Place {
+    /// The block (`NONE` when the instruction is not placed).
+    pub block: Block,
+    /// Its index in the block.
+    pub pos: u32,
+}
+
+/// The first part: header, layout, successors. Returns where every instruction is (by
+/// instruction index), or `None` after reporting.
+pub(crate) fn check_structure(func: &Function, rep: &mut Reporter<'_>) -> Option<Vec<Place>> {
     let before = rep.errors.len();
     check_header(func, rep);
     let pos = check_layout(func, rep)?;
@@ -138,13 +149,17 @@ fn check_header(func: &Function, rep: &mut Reporter<'_>) {
     }
 }
 
-/// Walks the layout with bounded loops, checking each placed instruction's structure; returns
-/// instruction positions, or `None` if the layout itself is corrupt (then nothing else can be
-/// walked safely).
-fn check_layout(func: &Function, rep: &mut Reporter<'_>) -> Option<Vec<u32>> {
+/// Walks the layout with bounded loops, checking each block's successors; returns instruction
+/// positions, or `None` if the layout itself is corrupt (then nothing else can be walked
+/// safely).
+fn check_layout(func: &Function, rep: &mut Reporter<'_>) -> Option<Vec<Place>> {
     let (nb, ni) = (func.dfg.blocks.len(), func.dfg.insts.len());
     let mut seen = vec![false; nb];
-    let mut pos = vec![u32::MAX; ni];
+    let unplaced = Place {
+        block: Block::NONE,
+        pos: u32::MAX,
+    };
+    let mut pos = vec![unplaced; ni];
     let (mut blocks, mut insts) = (0usize, 0usize);
     for b in func.layout.blocks() {
         blocks += 1;
@@ -161,10 +176,9 @@ fn check_layout(func: &Function, rep: &mut Reporter<'_>) -> Option<Vec<u32>> {
         if !text_ok(func, func.dfg.blocks[b].name) {
             bad(rep, Some(b), None, "block name text out of range".into());
         }
-        let mut k = 0u32;
-        for i in func.layout.block_insts(b) {
+        for (k, i) in func.layout.block_insts(b).enumerate() {
             insts += 1;
-            if insts > ni || i.index() >= ni || pos[i.index()] != u32::MAX {
+            if insts > ni || i.index() >= ni || !pos[i.index()].block.is_none() {
                 let msg = if i.index() >= ni {
                     format!("layout holds {i}, but the function has {ni} instructions")
                 } else {
@@ -177,10 +191,12 @@ fn check_layout(func: &Function, rep: &mut Reporter<'_>) -> Option<Vec<u32>> {
                 let msg = format!("the layout places {i} in {:?}", func.layout.inst_block(i));
                 bad(rep, Some(b), Some(i), msg);
             }
-            pos[i.index()] = k;
-            k += 1;
-            check_inst_structure(func, rep, b, i);
+            pos[i.index()] = Place {
+                block: b,
+                pos: k as u32,
+            };
         }
+        check_successors(func, rep, b);
     }
     if blocks != func.layout.num_blocks() {
         let msg = format!(
@@ -192,10 +208,29 @@ fn check_layout(func: &Function, rep: &mut Reporter<'_>) -> Option<Vec<u32>> {
     Some(pos)
 }
 
-/// Pool ranges, result, `aux_ty` and (for terminators) successors of placed instruction `i`.
-fn check_inst_structure(func: &Function, rep: &mut Reporter<'_>, b: Block, i: Inst) {
+/// The successors of block `b`'s terminator (if it has one) are blocks of the layout.
+fn check_successors(func: &Function, rep: &mut Reporter<'_>, b: Block) {
+    let Some(t) = func.layout.last_inst(b) else {
+        return;
+    };
+    let d = &func.dfg.insts[t];
+    if !d.opcode.is_terminator() {
+        return;
+    }
+    if range_ok(d.blocks, func.dfg.block_pool.len()) {
+        check_block_operands(func, rep, b, t);
+    } else {
+        let msg = format!("block operand range {:?} out of its pool", d.blocks);
+        bad(rep, Some(b), Some(t), msg);
+    }
+}
+
+/// Pool ranges, result and `aux_ty` of placed instruction `i`; returns whether the pool
+/// ranges are sound (the rest can only be looked at if they are).
+fn check_inst_structure(func: &Function, rep: &mut Reporter<'_>, b: Block, i: Inst) -> bool {
     let dfg = &func.dfg;
     let d: &InstData = &dfg.insts[i];
+    let mut err = |msg: String| bad(rep, Some(b), Some(i), msg);
     let ranges = [
         (d.values, dfg.value_pool.len(), "value operand"),
         (d.blocks, dfg.block_pool.len(), "block operand"),
@@ -205,44 +240,22 @@ fn check_inst_structure(func: &Function, rep: &mut Reporter<'_>, b: Block, i: In
     let mut ok = true;
     for (r, len, what) in ranges {
         if !range_ok(r, len) {
-            bad(
-                rep,
-                Some(b),
-                Some(i),
-                format!("{what} range {r:?} out of its pool ({len})"),
-            );
+            err(format!("{what} range {r:?} out of its pool ({len})"));
             ok = false;
         }
     }
     if let Some(r) = d.result.expand() {
         let values = &dfg.values;
         if r.index() >= values.len() || values[r].def != ValueDef::Inst(i) {
-            bad(
-                rep,
-                Some(b),
-                Some(i),
-                format!("result {r} is not defined by {i}"),
-            );
+            err(format!("result {r} is not defined by {i}"));
         } else if !type_ok(func, values[r].ty) || !text_ok(func, values[r].name) {
-            bad(
-                rep,
-                Some(b),
-                Some(i),
-                format!("result {r} has an invalid type or name"),
-            );
+            err(format!("result {r} has an invalid type or name"));
         }
     }
     if !d.aux_ty.is_none() && !type_ok(func, d.aux_ty) {
-        bad(
-            rep,
-            Some(b),
-            Some(i),
-            format!("aux type {} out of range", d.aux_ty),
-        );
+        err(format!("aux type {} out of range", d.aux_ty));
     }
-    if ok && d.opcode.is_terminator() {
-        check_block_operands(func, rep, b, i);
-    }
+    ok
 }
 
 /// Each block operand of `i` is a block of the layout.
@@ -258,14 +271,66 @@ fn check_block_operands(func: &Function, rep: &mut Reporter<'_>, b: Block, i: In
     ok
 }
 
-/// The second part, for placed instruction `i` of block `b` (whose structure was checked):
+/// The second part, for placed instruction `i` of block `b`: pool ranges, result, `aux_ty`,
 /// template, attachments, side data, block operands and value operands. Returns whether all
 /// is sound (else it was reported, and the semantic checks must skip `i`).
-pub(crate) fn check_operands(func: &Function, rep: &mut Reporter<'_>, b: Block, i: Inst) -> bool {
+#[inline]
+pub(crate) fn check_inst(func: &Function, rep: &mut Reporter<'_>, b: Block, i: Inst) -> bool {
+    inst_sound(func, i) || diagnose_inst(func, rep, b, i)
+}
+
+/// Whether everything [`check_inst`] checks holds: the fast path, one branch-light pass that
+/// reports nothing (the common case); [`diagnose_inst`] says what is wrong otherwise.
+fn inst_sound(func: &Function, i: Inst) -> bool {
+    let dfg = &func.dfg;
+    let d = &dfg.insts[i];
+    let pools = range_ok(d.values, dfg.value_pool.len())
+        && range_ok(d.blocks, dfg.block_pool.len())
+        && range_ok(d.pieces, dfg.pieces.len())
+        && range_ok(d.attachments, dfg.attachments.len());
+    if !pools {
+        return false;
+    }
+    let result = match d.result.expand() {
+        None => true,
+        Some(r) => {
+            r.index() < dfg.values.len() && {
+                let v = &dfg.values[r];
+                v.def == ValueDef::Inst(i) && type_ok(func, v.ty) && text_ok(func, v.name)
+            }
+        }
+    };
+    let side = dfg.bundles[i].len == 0 && dfg.dbg[i].is_none();
+    result
+        && (d.aux_ty.is_none() || type_ok(func, d.aux_ty))
+        && template_ok(func, d)
+        && d.attachments.len == 0
+        && (d.blocks.len == 0 || blocks_ok(func, i))
+        && dfg.inst_values(i).iter().all(|&v| value_sound(func, v))
+        && side
+}
+
+/// Whether every block operand of `i` is a block of the layout.
+fn blocks_ok(func: &Function, i: Inst) -> bool {
+    let n = func.dfg.blocks.len();
+    func.dfg
+        .inst_blocks(i)
+        .iter()
+        .all(|&t| t.index() < n && func.layout.is_block_inserted(t))
+}
+
+/// Reports what is wrong with instruction `i` (the slow path of [`check_inst`]); returns
+/// whether it is sound after all (attachments, bundles and debug data the fast path does not
+/// look into).
+#[cold]
+fn diagnose_inst(func: &Function, rep: &mut Reporter<'_>, b: Block, i: Inst) -> bool {
     let before = rep.errors.len();
+    if !check_inst_structure(func, rep, b, i) {
+        return false;
+    }
     let d = &func.dfg.insts[i];
     check_template(func, rep, b, i, d);
-    if d.blocks.len > 0 && !d.opcode.is_terminator() {
+    if d.blocks.len > 0 {
         check_block_operands(func, rep, b, i);
     }
     for (k, &v) in func.dfg.inst_values(i).iter().enumerate() {
@@ -330,7 +395,30 @@ fn check_side_data(func: &Function, rep: &mut Reporter<'_>, b: Block, i: Inst, d
     }
 }
 
-/// Whether operand `v` (resolved through pending replacements) is a sound value of `func`.
+/// Whether operand `v` (resolved through pending replacements) is a sound value of `func`:
+/// the fast form of [`value_ok`].
+#[inline]
+fn value_sound(func: &Function, v: Value) -> bool {
+    let dfg = &func.dfg;
+    let n = dfg.values.len();
+    if v.index() >= n {
+        return false;
+    }
+    let r = if dfg.has_aliases() { dfg.resolve(v) } else { v };
+    r.index() < n && {
+        let data = &dfg.values[r];
+        type_ok(func, data.ty)
+            && match data.def {
+                ValueDef::Inst(d) => d.index() < dfg.insts.len() && dfg.insts[d].result == r,
+                ValueDef::Param(k) => func.params.get(k as usize) == Some(&r),
+                ValueDef::Const(t) => text_ok(func, t),
+                ValueDef::Undef | ValueDef::Poison => true,
+            }
+    }
+}
+
+/// Whether operand `v` (resolved through pending replacements) is a sound value of `func`;
+/// says why not.
 fn value_ok(func: &Function, v: Value) -> Result<(), String> {
     let values = &func.dfg.values;
     if v.index() >= values.len() {
@@ -363,6 +451,20 @@ fn value_ok(func: &Function, v: Value) -> Result<(), String> {
         return Err(format!("{r} has an invalid type"));
     }
     Ok(())
+}
+
+/// Whether the printer's numbering can be computed: every placed instruction's result is a
+/// value of the function with a name in range (one pass; only run when an error is reported).
+pub(crate) fn numbering_safe(func: &Function) -> bool {
+    let values = &func.dfg.values;
+    func.layout.blocks().all(|b| {
+        func.layout
+            .block_insts(b)
+            .all(|i| match func.dfg.insts[i].result.expand() {
+                None => true,
+                Some(r) => r.index() < values.len() && text_ok(func, values[r].name),
+            })
+    })
 }
 
 /// Whether the printer can print instruction `i` (for messages, which may be about an

@@ -119,14 +119,15 @@ pub fn verify_function(func: &Function) -> Vec<VerifyError> {
 /// Verifies `func` in a module whose pointers are `ptr_bits` wide.
 pub fn verify_function_with(func: &Function, ptr_bits: u64) -> Vec<VerifyError> {
     let mut rep = Reporter::new(func);
-    let Some(pos) = handles::check_structure(func, &mut rep) else {
+    let Some(place) = handles::check_structure(func, &mut rep) else {
         return rep.errors;
     };
     let cx = Cx {
         func,
         graph: OnceCell::new(),
         tinfo: types::TypeInfo::new(func),
-        pos: &pos,
+        place: &place,
+        entry: func.layout.entry_block(),
         ptr_bits,
     };
     walk(&cx, &mut rep);
@@ -177,8 +178,10 @@ pub(crate) struct Cx<'a> {
     graph: OnceCell<Graph>,
     /// What the type rules ask of each type, cached.
     pub tinfo: types::TypeInfo,
-    /// Position of each placed instruction in its block, by instruction index.
-    pub pos: &'a [u32],
+    /// Where each instruction is (block and position), by instruction index.
+    pub place: &'a [handles::Place],
+    /// The entry block.
+    pub entry: Option<Block>,
     pub ptr_bits: u64,
 }
 
@@ -213,10 +216,10 @@ fn walk(cx: &Cx<'_>, rep: &mut Reporter<'_>) {
         phis.start_block(cx, b);
         let mut head = structure::HeadState::default();
         for i in func.layout.block_insts(b) {
-            structure::check_position(cx, rep, b, i, &mut head);
-            if !handles::check_operands(func, rep, b, i) {
+            if !handles::check_inst(func, rep, b, i) {
                 continue;
             }
+            structure::check_position(cx, rep, b, i, &mut head);
             if func.dfg.opcode(i) == crate::ir::Opcode::Phi {
                 phis.check_phi(cx, rep, b, i);
             }
@@ -231,7 +234,9 @@ fn walk(cx: &Cx<'_>, rep: &mut Reporter<'_>) {
 pub(crate) struct Reporter<'f> {
     func: &'f Function,
     function: String,
-    num: Option<Numbering>,
+    /// The printer's numbering: `None` until first needed, then `Some(None)` if the function
+    /// is too broken to number (names then fall back to ids).
+    num: Option<Option<Numbering>>,
     errors: Vec<VerifyError>,
 }
 
@@ -245,9 +250,11 @@ impl<'f> Reporter<'f> {
         }
     }
 
-    fn num(&mut self) -> &Numbering {
+    fn num(&mut self) -> Option<&Numbering> {
         let func = self.func;
-        self.num.get_or_insert_with(|| Numbering::compute(func))
+        self.num
+            .get_or_insert_with(|| handles::numbering_safe(func).then(|| Numbering::compute(func)))
+            .as_ref()
     }
 
     /// `%x` / `5` / `undef` for `v` (`vN` if it cannot be printed).
@@ -261,25 +268,28 @@ impl<'f> Reporter<'f> {
             };
             def_ok && handles::text_ok(func, d.name)
         };
-        if !ok {
-            return v.to_string();
+        match self.num() {
+            Some(num) if ok => num.value_ref(func, v),
+            _ => v.to_string(),
         }
-        self.num().value_ref(func, v)
     }
 
     /// `%label` for `b`.
     pub fn block(&mut self, b: Block) -> String {
         let func = self.func;
-        self.num().block_ref(func, b)
+        match self.num() {
+            Some(num) => num.block_ref(func, b),
+            None => b.to_string(),
+        }
     }
 
     /// The text of `i`, on one line (`instN` if it cannot be printed).
     pub fn inst(&mut self, i: Inst) -> String {
         let func = self.func;
-        if !handles::printable(func, i) {
-            return i.to_string();
+        match self.num() {
+            Some(num) if handles::printable(func, i) => one_line(&num.inst_text(func, i)),
+            _ => i.to_string(),
         }
-        one_line(&self.num().inst_text(func, i))
     }
 
     /// The type `t` as LLVM spells it.

@@ -98,7 +98,17 @@ pub fn parse(source: Arc<[u8]>) -> Result<Module, ParseError> {
 fn parse_on_this_thread(source: Arc<[u8]>, threads: usize) -> Result<Module, ParseError> {
     let src: &[u8] = &source;
     let (ctx, items) = module::read_module(src).map_err(|e| render(src, e))?;
-    let ctx = Arc::new(ctx);
+    assemble(source.clone(), Arc::new(ctx), items, threads).map_err(|e| render(&source, e))
+}
+
+/// Reads every body of a module whose module level `ctx` / `items` were read, and builds the
+/// [`Module`]. The error is the first in file order.
+pub fn assemble(
+    source: Arc<[u8]>,
+    ctx: Arc<ModuleCtx>,
+    items: Vec<module::ItemSpan>,
+    threads: usize,
+) -> Result<Module, Perr> {
     let results = parse_functions(&source, &ctx, threads);
     let mut m = Module::new(source.clone());
     m.types = ctx.types.clone();
@@ -116,11 +126,9 @@ fn parse_on_this_thread(source: Arc<[u8]>, threads: usize) -> Result<Module, Par
         }
     }
     if let Some(e) = first_err {
-        return Err(render(src, e));
+        return Err(e);
     }
-    if let Err(e) = function::check_module_end(&ctx, &funcs) {
-        return Err(render(src, e));
-    }
+    function::check_module_end(&ctx, &funcs)?;
     let mut next = funcs.into_iter();
     for it in items {
         match it {

@@ -343,7 +343,7 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, report: &mut Report) {
 pub fn promote_module(m: &mut Module, opts: &Options, threads: usize) -> Report {
     let ctx = m.ctx.clone();
     let reports = crate::pipeline::for_each_function(m, threads, |f| {
-        crate::text::parser::with_big_stack(|| promote_function(f, ctx.as_deref(), opts))
+        promote_function(f, ctx.as_deref(), opts)
     });
     let mut total = Report::default();
     for r in reports {

@@ -1,0 +1,376 @@
+//! A whole job — `.ll` bytes in, passes, `.ll` text out — streamed function by function.
+//!
+//! After the module pass (symbols, types, metadata index), worker threads take functions in
+//! order: read the body, verify it, run every pass on it, print it, and hand the text over;
+//! the calling thread writes module text and finished functions in module order, numbering
+//! new metadata as it goes ([`ModuleTail`]), and frees each function once written. Workers
+//! stay at most [`WINDOW`] functions ahead of the writer, so memory is the module context
+//! plus a few functions, not the whole IR.
+//!
+//! Invariants: the output is byte-identical to reading the whole module, running
+//! [`crate::pipeline::run`] and [`crate::text::print_module`] (what modules with
+//! `blockaddress` do, since printing one function may need another's block numbers);
+//! nothing depends on the thread count; on any error nothing is written past what the
+//! caller can discard (the CLI writes to a temporary file and renames it only on success),
+//! and the error reported is the one a sequential run would report: the first parse error
+//! in file order, else every verifier error of the input, else the first pass's errors.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::pipeline::{self, FunctionReport, Pass, RunOptions, RunReport};
+use crate::text::error::ParseError;
+use crate::text::parser::module::{self, ItemSpan};
+use crate::text::parser::{self as reader, ModuleCtx};
+use crate::text::printer::{self, ModuleTail};
+
+/// How far (in functions) workers may run ahead of the writer.
+pub const WINDOW: usize = 64;
+
+/// What to do.
+#[derive(Clone, Debug)]
+pub struct JobOptions {
+    /// Passes to run on every function.
+    pub passes: Vec<Pass>,
+    /// Pass options (threads, verify-each, mem2reg options, ...).
+    pub run: RunOptions,
+    /// Verify every function as read (as opt does before running passes).
+    pub verify_input: bool,
+    /// Write the module (false: `-disable-output`).
+    pub print: bool,
+}
+
+/// Why a job failed.
+#[derive(Clone, Debug)]
+pub enum JobError {
+    /// The input does not read.
+    Parse(ParseError),
+    /// The input reads but is not valid IR (verifier messages).
+    Input(Vec<String>),
+    /// A pass failed (messages).
+    Pass(Vec<String>),
+    /// Writing failed.
+    Io(String),
+}
+
+/// What a job reports besides its output.
+#[derive(Clone, Debug, Default)]
+pub struct JobReport {
+    /// Pass reports, merged in function order.
+    pub run: RunReport,
+    /// Time reading the module level, and (summed over functions) reading bodies,
+    /// verifying input and printing.
+    pub times: Vec<(&'static str, Duration)>,
+}
+
+/// One function's finished work.
+struct Done {
+    text: Vec<u8>,
+    new_md: Vec<Vec<u8>>,
+    needs_decls: Vec<&'static str>,
+    report: FunctionReport,
+    read: Duration,
+    verify: Duration,
+    print: Duration,
+}
+
+/// Why one function failed.
+enum Fail {
+    /// A parse error: if it is the first function to fail, it is the job's error.
+    Parse(reader::cursor::Perr),
+    /// Verifier or pass errors: a later function's parse error would still come first.
+    Other,
+}
+
+/// Runs `opts` on `source`, writing the output text to `out`.
+pub fn run_job(
+    source: Arc<[u8]>,
+    opts: &JobOptions,
+    out: &mut (dyn Write + Send),
+) -> Result<JobReport, JobError> {
+    reader::with_big_stack(|| run_on_big_stack(source, opts, out))
+}
+
+fn run_on_big_stack(
+    source: Arc<[u8]>,
+    opts: &JobOptions,
+    out: &mut (dyn Write + Send),
+) -> Result<JobReport, JobError> {
+    let t0 = Instant::now();
+    let src: &[u8] = &source;
+    let (ctx, items) =
+        module::read_module(src).map_err(|e| JobError::Parse(reader::render(src, e)))?;
+    let ctx = Arc::new(ctx);
+    let mut report = JobReport::default();
+    report.times.push(("read module level", t0.elapsed()));
+    if ctx.has_blockaddress {
+        return whole_module(source, ctx, items, opts, out, report);
+    }
+    stream(&source, &ctx, &items, opts, out, report)
+}
+
+/// Reads, changes and prints function `i`.
+fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> Result<Done, Fail> {
+    let t = Instant::now();
+    let mut f = reader::function::read_function(source, ctx, i).map_err(Fail::Parse)?;
+    let read = t.elapsed();
+    let t = Instant::now();
+    if opts.verify_input {
+        let errs = crate::verify::verify_function_with(&f, ctx.ptr_bits);
+        if !errs.is_empty() {
+            return Err(Fail::Other);
+        }
+    }
+    let verify = t.elapsed();
+    let report = pipeline::run_on_function(&mut f, Some(ctx), &opts.passes, &opts.run);
+    if !report.errors.is_empty() {
+        return Err(Fail::Other);
+    }
+    let t = Instant::now();
+    let mut text = Vec::new();
+    if opts.print {
+        text.reserve(f.dfg.insts.len() * 40 + 64);
+        printer::print_function(&f, &mut text);
+    }
+    let print = t.elapsed();
+    Ok(Done {
+        text,
+        new_md: std::mem::take(&mut f.new_md),
+        needs_decls: std::mem::take(&mut f.needs_decls),
+        report,
+        read,
+        verify,
+        print,
+    })
+}
+
+/// The work shared by workers and the writer.
+struct Shared {
+    slots: Mutex<Vec<Option<Result<Done, Fail>>>>,
+    ready: Condvar,
+    next: AtomicUsize,
+    written: AtomicUsize,
+    abort: AtomicBool,
+}
+
+fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions, n: usize) {
+    loop {
+        if shared.abort.load(Ordering::Relaxed) {
+            return;
+        }
+        let i = shared.next.fetch_add(1, Ordering::Relaxed);
+        if i >= n {
+            return;
+        }
+        {
+            let mut g = shared.slots.lock().expect("lock");
+            while i >= shared.written.load(Ordering::Relaxed) + WINDOW
+                && !shared.abort.load(Ordering::Relaxed)
+            {
+                g = shared.ready.wait(g).expect("lock");
+            }
+        }
+        let r = process(source, ctx, i, opts);
+        let mut g = shared.slots.lock().expect("lock");
+        g[i] = Some(r);
+        shared.ready.notify_all();
+    }
+}
+
+fn stream(
+    source: &Arc<[u8]>,
+    ctx: &Arc<ModuleCtx>,
+    items: &[ItemSpan],
+    opts: &JobOptions,
+    out: &mut (dyn Write + Send),
+    mut report: JobReport,
+) -> Result<JobReport, JobError> {
+    let n = ctx.functions.len();
+    let shared = Shared {
+        slots: Mutex::new((0..n).map(|_| None).collect()),
+        ready: Condvar::new(),
+        next: AtomicUsize::new(0),
+        written: AtomicUsize::new(0),
+        abort: AtomicBool::new(false),
+    };
+    let threads = opts.run.threads.max(1).min(n.max(1));
+    let mut failed: Option<Fail> = None;
+    let mut times = [Duration::ZERO; 3];
+    let res: Result<(), JobError> = std::thread::scope(|s| {
+        for _ in 0..threads {
+            reader::s_spawn(s, || worker(&shared, source, ctx, opts, n));
+        }
+        let r = write_items(
+            &shared,
+            source,
+            ctx,
+            items,
+            opts,
+            out,
+            &mut report.run,
+            &mut times,
+        );
+        if r.is_err() {
+            shared.abort.store(true, Ordering::Relaxed);
+            shared.ready.notify_all();
+        }
+        match r {
+            Err(Step::Io(e)) => Err(e),
+            Err(Step::Failed(f)) => {
+                failed = Some(f);
+                Ok(())
+            }
+            Ok(()) => Ok(()),
+        }
+    });
+    res?;
+    match failed {
+        Some(Fail::Parse(e)) => return Err(JobError::Parse(reader::render(source, e))),
+        // Report what a sequential run would: re-read everything to rank the problems.
+        Some(Fail::Other) => return Err(first_error(source, ctx, opts)),
+        None => {}
+    }
+    report.times.push(("read bodies", times[0]));
+    report.times.push(("verify input", times[1]));
+    report.times.push(("print", times[2]));
+    Ok(report)
+}
+
+/// Why the writer stopped.
+enum Step {
+    Io(JobError),
+    Failed(Fail),
+}
+
+/// The writer: module text in order, each function as soon as it is done.
+#[allow(clippy::too_many_arguments)]
+fn write_items(
+    shared: &Shared,
+    source: &[u8],
+    ctx: &ModuleCtx,
+    items: &[ItemSpan],
+    opts: &JobOptions,
+    out: &mut (dyn Write + Send),
+    run: &mut RunReport,
+    times: &mut [Duration; 3],
+) -> Result<(), Step> {
+    let io = |e: std::io::Error| Step::Io(JobError::Io(e.to_string()));
+    let mut tail = ModuleTail::with_context(Some(ctx));
+    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+    for item in items {
+        match item {
+            ItemSpan::Function(i) => {
+                let done = {
+                    let mut g = shared.slots.lock().expect("lock");
+                    loop {
+                        if let Some(r) = g[*i].take() {
+                            break r;
+                        }
+                        g = shared.ready.wait(g).expect("lock");
+                    }
+                };
+                shared.written.store(i + 1, Ordering::Relaxed);
+                shared.ready.notify_all();
+                let mut d = done.map_err(Step::Failed)?;
+                times[0] += d.read;
+                times[1] += d.verify;
+                times[2] += d.print;
+                if opts.print {
+                    tail.fix_parts(&d.new_md, &d.needs_decls, &mut d.text);
+                    buf.extend_from_slice(&d.text);
+                } else {
+                    tail.fix_parts(&d.new_md, &d.needs_decls, &mut Vec::new());
+                }
+                run.absorb(d.report);
+            }
+            _ if !opts.print => {}
+            ItemSpan::Text(s, e) => printer::write_verbatim(&source[*s..*e], &mut buf),
+            ItemSpan::Owned(bytes) => printer::write_verbatim(bytes, &mut buf),
+            ItemSpan::Blank => buf.push(b'\n'),
+            ItemSpan::Metadata(s, e, id) => {
+                printer::write_verbatim(&source[*s..*e], &mut buf);
+                tail.write_anchored(*id, &mut buf);
+            }
+        }
+        if buf.len() >= 1 << 16 {
+            out.write_all(&buf).map_err(io)?;
+            buf.clear();
+        }
+    }
+    if opts.print {
+        tail.finish(&mut buf);
+    }
+    out.write_all(&buf).map_err(io)?;
+    Ok(())
+}
+
+/// The error a sequential run reports: the first parse error in file order, else all input
+/// verifier errors, else the first failing function's pass errors.
+fn first_error(source: &Arc<[u8]>, ctx: &Arc<ModuleCtx>, opts: &JobOptions) -> JobError {
+    let funcs = reader::parse_functions(source, ctx, opts.run.threads);
+    let mut first: Option<reader::cursor::Perr> = None;
+    let mut parsed = Vec::new();
+    for r in funcs {
+        match r {
+            Ok(f) => parsed.push(f),
+            Err(e) => {
+                if first.as_ref().map_or(true, |f| e.0 .0 < f.0 .0) {
+                    first = Some(e);
+                }
+            }
+        }
+    }
+    if let Some(e) = first {
+        return JobError::Parse(reader::render(source, e));
+    }
+    if opts.verify_input {
+        let errs: Vec<String> = parsed
+            .iter()
+            .flat_map(|f| crate::verify::verify_function_with(f, ctx.ptr_bits))
+            .map(|e| e.to_string())
+            .collect();
+        if !errs.is_empty() {
+            return JobError::Input(errs);
+        }
+    }
+    for mut f in parsed {
+        let r = pipeline::run_on_function(&mut f, Some(ctx), &opts.passes, &opts.run);
+        if !r.errors.is_empty() {
+            return JobError::Pass(r.errors);
+        }
+    }
+    JobError::Pass(vec![
+        "internal error: a function failed but not when run again".into(),
+    ])
+}
+
+/// The non-streaming path: the whole module is read, changed and printed at once.
+fn whole_module(
+    source: Arc<[u8]>,
+    ctx: Arc<ModuleCtx>,
+    items: Vec<ItemSpan>,
+    opts: &JobOptions,
+    out: &mut (dyn Write + Send),
+    mut report: JobReport,
+) -> Result<JobReport, JobError> {
+    let mut m = reader::assemble(source.clone(), ctx.clone(), items, opts.run.threads)
+        .map_err(|e| JobError::Parse(reader::render(&source, e)))?;
+    if opts.verify_input {
+        let errs = crate::verify::verify_module_threads(&m, opts.run.threads);
+        if !errs.is_empty() {
+            return Err(JobError::Input(
+                errs.iter().map(|e| e.to_string()).collect(),
+            ));
+        }
+    }
+    report.run =
+        pipeline::run(&mut m, &opts.passes, &opts.run).map_err(|e| JobError::Pass(e.messages))?;
+    if opts.print {
+        let text = printer::print_module(&m, opts.run.threads);
+        out.write_all(&text)
+            .map_err(|e| JobError::Io(e.to_string()))?;
+    }
+    Ok(report)
+}
