@@ -118,7 +118,7 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
     let read = t.elapsed();
     let t = Instant::now();
     if opts.verify_input {
-        let errs = crate::verify::verify_function_with(&f, ctx.ptr_bits);
+        let errs = crate::verify::verify_read_function(&f, ctx.ptr_bits);
         if !errs.is_empty() {
             return Err(Fail::Other);
         }
@@ -328,7 +328,7 @@ fn first_error(source: &Arc<[u8]>, ctx: &Arc<ModuleCtx>, opts: &JobOptions) -> J
     if opts.verify_input {
         let errs: Vec<String> = parsed
             .iter()
-            .flat_map(|f| crate::verify::verify_function_with(f, ctx.ptr_bits))
+            .flat_map(|f| crate::verify::verify_read_function(f, ctx.ptr_bits))
             .map(|e| e.to_string())
             .collect();
         if !errs.is_empty() {
@@ -358,7 +358,7 @@ fn whole_module(
     let mut m = reader::assemble(source.clone(), ctx.clone(), items, opts.run.threads)
         .map_err(|e| JobError::Parse(reader::render(&source, e)))?;
     if opts.verify_input {
-        let errs = crate::verify::verify_module_threads(&m, opts.run.threads);
+        let errs = crate::verify::verify_read_module(&m, opts.run.threads);
         if !errs.is_empty() {
             return Err(JobError::Input(
                 errs.iter().map(|e| e.to_string()).collect(),

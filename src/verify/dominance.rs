@@ -49,7 +49,7 @@ pub(crate) fn check_inst(cx: &Cx<'_>, rep: &mut Reporter<'_>, b: Block, i: Inst)
 /// earlier in the use's block `ub` (anywhere in it for a phi use, which sits at the block's
 /// end), or in the entry block (which dominates every reachable block; uses in unreachable
 /// ones are fine) — and not by an `invoke` / `callbr` (defined on an edge).
-#[inline]
+#[inline(always)]
 fn obviously_dominated(cx: &Cx<'_>, ub: Block, i: Inst, v: Value, phi: bool) -> bool {
     let func = cx.func;
     let ValueDef::Inst(d) = func.dfg.values[func.dfg.resolve(v)].def else {

@@ -118,19 +118,69 @@ pub fn verify_function(func: &Function) -> Vec<VerifyError> {
 
 /// Verifies `func` in a module whose pointers are `ptr_bits` wide.
 pub fn verify_function_with(func: &Function, ptr_bits: u64) -> Vec<VerifyError> {
+    verify_reusing(func, ptr_bits, Checks::All)
+}
+
+/// The checks `opt`'s verifier makes that its reader does not, for a function just read (what
+/// the command line runs on its input, as `opt` does): the entry block without predecessors,
+/// blocks ending in their only terminator, phis first and their entries matching the
+/// predecessor edges, EH pads first, uses dominated by their definitions. Handles and operand
+/// types are the reader's guarantees (it rejects type errors itself, with LLVM's messages), so
+/// this costs a fraction of [`verify_function_with`], which checks everything.
+pub fn verify_read_function(func: &Function, ptr_bits: u64) -> Vec<VerifyError> {
+    verify_reusing(func, ptr_bits, Checks::BeyondReader)
+}
+
+/// Which checks to make.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Checks {
+    /// Everything.
+    All,
+    /// What LLVM's verifier adds to LLVM's reader (see [`verify_read_module`]).
+    BeyondReader,
+}
+
+/// Buffers reused across the functions one thread verifies.
+#[derive(Default)]
+struct Scratch {
+    tinfo: types::TypeInfo,
+    phis: structure::PhiChecker,
+}
+
+thread_local! {
+    /// This thread's scratch (verifying many small functions allocates once).
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+fn verify_reusing(func: &Function, ptr_bits: u64, checks: Checks) -> Vec<VerifyError> {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut scratch) => verify_with(func, ptr_bits, checks, &mut scratch),
+        Err(_) => verify_with(func, ptr_bits, checks, &mut Scratch::default()),
+    })
+}
+
+fn verify_with(
+    func: &Function,
+    ptr_bits: u64,
+    checks: Checks,
+    scratch: &mut Scratch,
+) -> Vec<VerifyError> {
     let mut rep = Reporter::new(func);
     let Some(place) = handles::check_structure(func, &mut rep) else {
         return rep.errors;
     };
+    scratch.tinfo.prepare(func);
+    scratch.phis.prepare(func);
     let cx = Cx {
         func,
         graph: OnceCell::new(),
-        tinfo: types::TypeInfo::new(func),
+        tinfo: &scratch.tinfo,
         place: &place,
         entry: func.layout.entry_block(),
         ptr_bits,
+        full: checks == Checks::All,
     };
-    walk(&cx, &mut rep);
+    walk(&cx, &mut rep, &mut scratch.phis);
     rep.errors
 }
 
@@ -141,16 +191,29 @@ pub fn verify_module(m: &Module) -> Vec<VerifyError> {
 
 /// [`verify_module`] on up to `threads` threads.
 pub fn verify_module_threads(m: &Module, threads: usize) -> Vec<VerifyError> {
+    verify_module_checks(m, threads, Checks::All)
+}
+
+/// [`verify_read_function`] for every function of a module just read, on up to `threads`
+/// threads.
+pub fn verify_read_module(m: &Module, threads: usize) -> Vec<VerifyError> {
+    verify_module_checks(m, threads, Checks::BeyondReader)
+}
+
+fn verify_module_checks(m: &Module, threads: usize, checks: Checks) -> Vec<VerifyError> {
     let funcs: Vec<&Function> = m.functions.values().collect();
-    let one = |f: &Function| verify_function_with(f, m.ptr_bits);
+    let chunk = |c: &[&Function]| {
+        let errors = c.iter().flat_map(|f| verify_reusing(f, m.ptr_bits, checks));
+        errors.collect::<Vec<_>>()
+    };
     if threads <= 1 || funcs.len() < 2 {
-        return funcs.iter().flat_map(|f| one(f)).collect();
+        return chunk(&funcs);
     }
     let chunks = crate::pipeline::balanced_chunks(&funcs, threads, |f| f.dfg.insts.len() + 1);
     std::thread::scope(|s| {
         let handles: Vec<_> = chunks
             .into_iter()
-            .map(|c| s.spawn(move || c.iter().flat_map(|f| one(f)).collect::<Vec<_>>()))
+            .map(|c| s.spawn(move || chunk(c)))
             .collect();
         handles
             .into_iter()
@@ -177,12 +240,14 @@ pub(crate) struct Cx<'a> {
     /// The CFG and dominator tree, computed on first use (see [`Cx::graph`]).
     graph: OnceCell<Graph>,
     /// What the type rules ask of each type, cached.
-    pub tinfo: types::TypeInfo,
+    pub tinfo: &'a types::TypeInfo,
     /// Where each instruction is (block and position), by instruction index.
     pub place: &'a [handles::Place],
     /// The entry block.
     pub entry: Option<Block>,
     pub ptr_bits: u64,
+    /// All checks, or only those beyond the reader's (no handles or types per instruction).
+    pub full: bool,
 }
 
 /// A function's CFG and dominator tree.
@@ -207,23 +272,22 @@ impl Cx<'_> {
 }
 
 /// Phase 2: one walk over blocks and instructions, every check in order.
-fn walk(cx: &Cx<'_>, rep: &mut Reporter<'_>) {
+fn walk(cx: &Cx<'_>, rep: &mut Reporter<'_>, phis: &mut structure::PhiChecker) {
     let func = cx.func;
     structure::check_entry(cx, rep);
-    let mut phis = structure::PhiChecker::new(func.dfg.blocks.len());
     for b in func.layout.blocks() {
         structure::check_block(cx, rep, b);
         phis.start_block(cx, b);
         let mut head = structure::HeadState::default();
         for i in func.layout.block_insts(b) {
-            if !handles::check_inst(func, rep, b, i) {
+            if cx.full && !handles::check_inst(func, rep, b, i) {
                 continue;
             }
             structure::check_position(cx, rep, b, i, &mut head);
             if func.dfg.opcode(i) == crate::ir::Opcode::Phi {
                 phis.check_phi(cx, rep, b, i);
             }
-            if types::check_inst(cx, rep, b, i) {
+            if !cx.full || types::check_inst(cx, rep, b, i) {
                 dominance::check_inst(cx, rep, b, i);
             }
         }

@@ -98,7 +98,9 @@ pub(crate) fn check_position(
     }
 }
 
-/// Checks phi entries against predecessor edges; reusable dense scratch, reset by stamps.
+/// Checks phi entries against predecessor edges; dense scratch reset by stamps, reused across
+/// functions (stamps only grow, so old entries never match).
+#[derive(Default)]
 pub(crate) struct PhiChecker {
     /// Predecessors of every block, with multiplicity, by predecessor layout position (made
     /// on the first phi).
@@ -120,21 +122,24 @@ pub(crate) struct PhiChecker {
 }
 
 impl PhiChecker {
-    /// Scratch for a function with `num_blocks` block ids.
-    pub(crate) fn new(num_blocks: usize) -> Self {
-        Self {
-            preds: None,
-            need: vec![0; num_blocks],
-            need_stamp: vec![0; num_blocks],
-            block_stamp: 0,
-            ready: None,
-            have: vec![0; num_blocks],
-            first: vec![Value::NONE; num_blocks],
-            have_stamp: vec![0; num_blocks],
-            conflict_stamp: vec![0; num_blocks],
-            compared_stamp: vec![0; num_blocks],
-            phi_stamp: 0,
+    /// Readies the scratch for `func` (its arrays grow on its first phi).
+    pub(crate) fn prepare(&mut self, _func: &Function) {
+        self.preds = None;
+        self.ready = None;
+    }
+
+    /// Grows the arrays to `n` block ids (new entries carry stamp 0, never a live one).
+    fn grow(&mut self, n: usize) {
+        if self.need.len() >= n {
+            return;
         }
+        self.need.resize(n, 0);
+        self.need_stamp.resize(n, 0);
+        self.have.resize(n, 0);
+        self.first.resize(n, Value::NONE);
+        self.have_stamp.resize(n, 0);
+        self.conflict_stamp.resize(n, 0);
+        self.compared_stamp.resize(n, 0);
     }
 
     /// Forgets the previous block (its predecessor counts are made on the first phi).
@@ -147,6 +152,7 @@ impl PhiChecker {
             return;
         }
         self.block_stamp += 1;
+        self.grow(cx.func.dfg.blocks.len());
         let preds = self.preds.get_or_insert_with(|| Preds::compute(cx.func));
         for &p in preds.of(b) {
             let k = p.index();

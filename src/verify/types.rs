@@ -111,10 +111,15 @@ fn is_fp_binary(op: Opcode) -> bool {
     matches!(op, FAdd | FSub | FMul | FDiv | FRem)
 }
 
-/// What the rules ask of a type, cached per function by type id (a type's structure is
-/// looked up once, not once per operand).
+/// What the rules ask of a type, cached by type id (a type's structure is looked up once per
+/// function, not once per operand). Reused across the functions a thread verifies: entries
+/// carry the generation of the function that filled them (type ids above the module's mean
+/// different types in different functions).
+#[derive(Default)]
 pub(crate) struct TypeInfo {
-    flags: Vec<Cell<u8>>,
+    generation: u32,
+    /// `generation << 8 | flags`.
+    cells: Vec<Cell<u32>>,
 }
 
 const KNOWN: u8 = 1;
@@ -126,19 +131,24 @@ const VEC: u8 = 16;
 const FIRST_CLASS: u8 = 32;
 
 impl TypeInfo {
-    /// An empty cache for `func`'s types.
-    pub(crate) fn new(func: &crate::ir::Function) -> Self {
-        Self {
-            flags: vec![Cell::new(0); func.types.len()],
+    /// Readies the cache for `func` (forgetting the previous function's entries).
+    pub(crate) fn prepare(&mut self, func: &crate::ir::Function) {
+        self.generation += 1;
+        if self.cells.len() < func.types.len() {
+            self.cells.resize(func.types.len(), Cell::new(0));
         }
     }
 
+    #[inline]
     fn get(&self, types: &TypeTable, t: Type) -> u8 {
-        let cell = &self.flags[t.index()];
-        if cell.get() == 0 {
-            cell.set(Self::compute(types, t));
+        let cell = &self.cells[t.index()];
+        let c = cell.get();
+        if c >> 8 == self.generation {
+            return c as u8;
         }
-        cell.get()
+        let f = Self::compute(types, t);
+        cell.set(self.generation << 8 | f as u32);
+        f
     }
 
     fn compute(types: &TypeTable, t: Type) -> u8 {
