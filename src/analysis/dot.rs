@@ -26,7 +26,8 @@
 //! highlighted: a record cannot color one row, so the phi lines form their own row of the
 //! record, right under the label, and a block holding phis is filled light yellow. Comments
 //! (`; ...` outside quotes, which multi-line instructions read from text may hold) are dropped,
-//! as LLVM drops them.
+//! as LLVM drops them; so are debug records (`#dbg_value(...)`), which LLVM does not print in
+//! labels.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -108,34 +109,18 @@ impl Printer {
     /// Runs it over `m` in function order: dumps go to `log` (opt writes them to stderr), as do
     /// the `Writing '.f.dot'...` lines of the file writers.
     pub fn run(self, m: &Module, log: &mut String) {
-        match self {
-            Printer::DomTree => m
-                .functions
-                .values()
-                .for_each(|f| log.push_str(&print_domtree(f))),
-            Printer::DomFrontier => m
-                .functions
-                .values()
-                .for_each(|f| log.push_str(&print_domfrontier(f))),
-            Printer::Dot(kind) => write_dot_files(m, kind, Path::new("."), log),
-        }
+        m.functions.values().for_each(|f| self.run_function(f, log));
     }
-}
 
-impl Printer {
     /// Runs the printer on one function: text to `log`, or its `.dot` file written to the
     /// current directory (with opt's `Writing '...'...` line in `log`).
     pub fn run_function(self, func: &Function, log: &mut String) {
         match self {
             Printer::DomTree => log.push_str(&print_domtree(func)),
             Printer::DomFrontier => log.push_str(&print_domfrontier(func)),
-            Printer::Dot(kind) => {
-                let name = kind.file_name(func);
-                let _ = writeln!(log, "Writing '{name}'...");
-                if std::fs::write(Path::new(".").join(&name), function_dot(func, kind)).is_err() {
-                    log.push_str("  error opening file for writing!\n");
-                }
-            }
+            // opt-19 skips the dominator-tree writers (not the CFG's) on `optnone` functions.
+            Printer::Dot(DotKind::Dom | DotKind::DomOnly) if func.optnone => {}
+            Printer::Dot(kind) => write_dot_file(func, kind, Path::new("."), log),
         }
     }
 }
@@ -159,11 +144,16 @@ pub fn function_dot(func: &Function, kind: DotKind) -> String {
 /// `Writing '.f.dot'...` lines (and `  error opening file for writing!` on failure) to `log`.
 pub fn write_dot_files(m: &Module, kind: DotKind, dir: &Path, log: &mut String) {
     for func in m.functions.values() {
-        let name = kind.file_name(func);
-        let _ = writeln!(log, "Writing '{name}'...");
-        if std::fs::write(dir.join(&name), function_dot(func, kind)).is_err() {
-            log.push_str("  error opening file for writing!\n");
-        }
+        write_dot_file(func, kind, dir, log);
+    }
+}
+
+/// Writes `func`'s file into `dir`, logging as [`write_dot_files`] does.
+pub fn write_dot_file(func: &Function, kind: DotKind, dir: &Path, log: &mut String) {
+    let name = kind.file_name(func);
+    let _ = writeln!(log, "Writing '{name}'...");
+    if std::fs::write(dir.join(&name), function_dot(func, kind)).is_err() {
+        log.push_str("  error opening file for writing!\n");
     }
 }
 
@@ -260,6 +250,9 @@ impl Graph<'_> {
         raw.push_str(":\n\\|");
         let mut phi_lines = 0usize;
         for i in self.func.layout.block_insts(b) {
+            if self.func.dfg.opcode(i) == Opcode::DbgRecord {
+                continue; // LLVM prints instructions only, not the debug records attached to them
+            }
             let text = strip_comments(&self.num.inst_text(self.func, i));
             if self.func.dfg.opcode(i) == Opcode::Phi {
                 phi_lines += 1 + text.matches('\n').count();

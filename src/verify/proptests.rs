@@ -253,6 +253,11 @@ impl Mutation {
         }
     }
 
+    /// Whether [`verify_read_function`] (no handle or type checks) must catch it too.
+    fn beyond_reader(self) -> bool {
+        !matches!(self, Mutation::WrongType | Mutation::ForeignValue)
+    }
+
     /// Whether the mutated function still reads back as itself from text (so `opt` can judge
     /// it): not for ids no text can name, nor for layouts the reader cannot express.
     fn printable(self) -> bool {
@@ -467,6 +472,7 @@ fn random_valid_functions_verify_clean_and_every_mutation_is_caught() {
             "seed {seed}: valid function rejected:\n{}",
             show(&m, &errs)
         );
+        assert!(verify_read_module(&m, 1).is_empty(), "seed {seed}");
         // Printing and reading back gives the same verdict.
         let text = crate::text::print_module(&m, 1);
         let back = crate::text::parse(text.into()).expect("printed function reads back");
@@ -490,6 +496,13 @@ fn random_valid_functions_verify_clean_and_every_mutation_is_caught() {
                 mutation.expected(),
                 show(&before, &errs)
             );
+            if mutation.beyond_reader() {
+                let read = verify_read_function(&m.functions[FuncId(0)], 64);
+                assert!(
+                    read.iter().any(|e| e.kind == mutation.expected()),
+                    "seed {seed}: {mutation:?} missed by verify_read_function"
+                );
+            }
             break;
         }
     }
@@ -545,4 +558,73 @@ fn opt_agrees_on_random_functions() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A function 100,000 blocks long (a chain with skip edges, phis on every join, values used
+/// from each block's immediate dominator) verifies clean without deep recursion, in linear
+/// time; one dropped phi entry in the middle is the one error found.
+#[test]
+fn hundred_thousand_blocks() {
+    const N: usize = 100_000;
+    let mut m = Module::new(Vec::new().into());
+    let (i32t, i1) = (m.types_mut().int(32), m.types_mut().int(1));
+    let id = define_function(&mut m, "deep", i32t, &[(i32t, "a"), (i1, "c")]);
+    let func = &mut m.functions[id];
+    let (a, c) = (func.params[0], func.params[1]);
+    let mut fb = FuncBuilder::new(func);
+    let blocks: Vec<Block> = (0..N).map(|_| fb.append_block(Text::NONE)).collect();
+    // Block j branches to j + 1, and also to j + 2 when j % 3 == 0.
+    let skips = |j: usize| j % 3 == 0 && j + 2 < N;
+    let mut edges = Vec::new();
+    for j in 0..N - 1 {
+        edges.push((Block::new(j), Block::new(j + 1)));
+        if skips(j) {
+            edges.push((Block::new(j), Block::new(j + 2)));
+        }
+    }
+    let dt = DomTree::compute(&Cfg::from_edges(N, Block(0), &edges));
+    let mut defs: Vec<Value> = vec![a; N];
+    let mut middle_phi = None;
+    for j in 0..N {
+        let b = blocks[j];
+        let base = if j == 0 {
+            a
+        } else {
+            let mut incoming = vec![(defs[j - 1], blocks[j - 1])];
+            if j >= 2 && skips(j - 2) {
+                incoming.push((defs[j - 2], blocks[j - 2]));
+            }
+            let phi = fb.make_phi(i32t, &incoming, Text::NONE);
+            fb.func.layout.append_inst(phi, b);
+            if j == N / 2 / 3 * 3 + 2 {
+                middle_phi = Some((phi, incoming));
+            }
+            fb.func.dfg.inst_result(phi).unwrap()
+        };
+        let idom = dt.idom(Block::new(j)).map_or(a, |d| defs[d.index()]);
+        let add = fb.make_binary(Opcode::Add, base, idom, Text::NONE);
+        fb.func.layout.append_inst(add, b);
+        defs[j] = fb.func.dfg.inst_result(add).unwrap();
+        let t = if j + 1 == N {
+            fb.make_ret(Some(defs[j]))
+        } else if skips(j) {
+            fb.make_branch(c, blocks[j + 1], blocks[j + 2])
+        } else {
+            fb.make_jump(blocks[j + 1])
+        };
+        fb.func.layout.append_inst(t, b);
+    }
+    let start = std::time::Instant::now();
+    let errs = verify_module_threads(&m, 1);
+    assert!(errs.is_empty(), "{}", errs[0]);
+    assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
+    let (phi, mut incoming) = middle_phi.unwrap();
+    assert_eq!(incoming.len(), 2, "the middle block chosen is a join");
+    incoming.pop();
+    FuncBuilder::new(&mut m.functions[id]).set_phi_incoming(phi, &incoming);
+    let kinds: Vec<ErrorKind> = verify_module_threads(&m, 1)
+        .iter()
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(kinds, vec![ErrorKind::PhiEntries]);
 }

@@ -182,6 +182,19 @@ fn printers_run_as_passes() {
 }
 
 #[test]
+fn dominator_trees_of_optnone_functions_are_not_written() {
+    let m = module("define void @o() optnone noinline {\n  ret void\n}\n");
+    let mut log = String::new();
+    Printer::Dot(DotKind::Dom).run(&m, &mut log);
+    assert_eq!(log, "");
+    let dir = std::env::temp_dir().join(format!("dot-optnone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    write_dot_files(&m, DotKind::Cfg, &dir, &mut log);
+    assert_eq!(log, "Writing '.o.dot'...\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn hundred_thousand_blocks() {
     use crate::analysis::testutil::function_from_edges;
     let n = 100_000;
