@@ -82,6 +82,8 @@ enum Fail {
     Parse(reader::cursor::Perr),
     /// Verifier or pass errors: a later function's parse error would still come first.
     Other,
+    /// The worker panicked (a bug): re-raised on the calling thread once workers stop.
+    Panic(Box<dyn std::any::Any + Send>),
 }
 
 /// Runs `opts` on `source`, writing the output text to `out`.
@@ -172,8 +174,11 @@ fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOption
                 g = shared.ready.wait(g).expect("lock");
             }
         }
-        let r = process(source, ctx, i, opts);
-        let mut g = shared.slots.lock().expect("lock");
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            process(source, ctx, i, opts)
+        }))
+        .unwrap_or_else(|p| Err(Fail::Panic(p)));
+        let mut g = shared.slots.lock().unwrap_or_else(|e| e.into_inner());
         g[i] = Some(r);
         shared.ready.notify_all();
     }
@@ -228,6 +233,7 @@ fn stream(
     res?;
     match failed {
         Some(Fail::Parse(e)) => return Err(JobError::Parse(reader::render(source, e))),
+        Some(Fail::Panic(p)) => std::panic::resume_unwind(p),
         // Report what a sequential run would: re-read everything to rank the problems.
         Some(Fail::Other) => return Err(first_error(source, ctx, opts)),
         None => {}

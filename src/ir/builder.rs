@@ -314,9 +314,20 @@ impl<'a> FuncBuilder<'a> {
         self.finish(Opcode::Copy, 0, Type::NONE, Some((t, name)))
     }
 
-    /// A call `call void @llvm.assume(i1 true) [ "nonnull"(ptr %p) ]`-style instruction given as
-    /// literal text with value holes: `parts` alternates text and operands.
-    pub fn make_call(&mut self, parts: &[CallPart<'_>], result: Option<(Type, Text)>) -> Inst {
+    /// A call of the intrinsic (or any function) `callee` of type `fn_ty`, printed from
+    /// `parts` (the whole text, `call void @llvm.assume(i1 ` .. `)`): the callee is the hidden
+    /// operand 0 and every [`CallPart::Value`] is an argument, in order (unplaced).
+    pub fn make_call(
+        &mut self,
+        callee: &str,
+        fn_ty: Type,
+        parts: &[CallPart<'_>],
+        result: Option<(Type, Text)>,
+    ) -> Inst {
+        let ptr = self.func.types.ptr();
+        let callee = self.func.dfg.constant(ptr, callee);
+        self.hidden_value(callee);
+        let mut nargs = 0;
         for p in parts {
             match *p {
                 CallPart::Text(s) => {
@@ -327,13 +338,16 @@ impl<'a> FuncBuilder<'a> {
                 }
                 CallPart::Value(v) => {
                     self.value(v);
+                    nargs += 1;
                 }
                 CallPart::Copy(t) => {
                     self.copy_text(t);
                 }
             }
         }
-        self.finish(Opcode::Call, flags::INTRINSIC, Type::NONE, result)
+        let call = self.finish(Opcode::Call, flags::INTRINSIC, fn_ty, result);
+        self.func.dfg.insts[call].extra = nargs;
+        call
     }
 
     /// Adds a new unnamed block at the end of the layout.

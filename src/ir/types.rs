@@ -341,6 +341,15 @@ impl TypeTable {
         self.common.metadata
     }
 
+    /// The function type `ret (params...)` (with `...` when `vararg`).
+    pub fn function(&mut self, ret: Type, params: &[Type], vararg: bool) -> Type {
+        self.intern(TypeData::Function {
+            ret,
+            params: params.into(),
+            vararg,
+        })
+    }
+
     /// The pointer type to `pointee` in `addrspace`, in the module's pointer spelling.
     pub fn pointer_to(&mut self, pointee: Type, addrspace: u32) -> Type {
         if self.typed_pointers {

@@ -130,6 +130,13 @@ pub fn make_dbg_value(
         }
         pieces.push(Piece::Text(func.dfg.strings.add(b")")));
     }
+    let dbg_ty = match form {
+        DbgForm::Intrinsic => {
+            let void = func.types.void();
+            func.types.function(void, &[md_ty; 3], false)
+        }
+        DbgForm::Record => Type::NONE,
+    };
     let dfg = &mut func.dfg;
     let data = InstData {
         opcode: if form == DbgForm::Intrinsic {
@@ -144,7 +151,7 @@ pub fn make_dbg_value(
                 0
             },
         result: Value::NONE,
-        aux_ty: Type::NONE,
+        aux_ty: dbg_ty,
         values: dfg.push_values(&values),
         blocks: PoolRange::default(),
         pieces: dfg.push_pieces(&pieces),

@@ -11,10 +11,9 @@
 //! has predecessor edges (edges from unreachable blocks) get `poison` for the missing ones,
 //! in block order, as LLVM does.
 
-use super::debug_info::Loc;
 use super::slots::{NewPhi, Slot};
 use super::Promoter;
-use crate::entity::EntityRef;
+use crate::ir::builder::CallPart;
 use crate::ir::dfg::ValueDef;
 use crate::ir::{flags, param_flags, Block, FuncBuilder, Inst, Opcode, Text, TypeData, Value};
 use crate::util::fxhash::FxHashMap;
@@ -520,8 +519,16 @@ pub(crate) fn convert_metadata_to_assumes(p: &mut Promoter<'_, '_>, load: Inst, 
     let v = p.f.dfg.resolve(v);
     if opaque && (is_undef(p, v) || is_poison(p, v)) {
         {
+            let i1 = p.f.types.common().i1;
+            let ptr = p.f.types.ptr();
+            let t = p.f.dfg.constant(i1, "true");
+            let nowhere = p.f.dfg.poison(ptr);
             let mut fb = FuncBuilder::new(p.f);
-            fb.text("store i1 true, ptr poison, align 1");
+            fb.text("store i1 ")
+                .value(t)
+                .text(", ptr ")
+                .value(nowhere)
+                .text(", align 1");
             let st = fb.finish(Opcode::Store, 0, crate::ir::Type::NONE, None);
             p.f.layout.insert_inst_before(st, load);
         }
@@ -540,20 +547,16 @@ pub(crate) fn convert_metadata_to_assumes(p: &mut Promoter<'_, '_>, load: Inst, 
     let mut fb = FuncBuilder::new(p.f);
     let cmp = fb.make_icmp("ne", v, null, i1, Text::NONE);
     let c = fb.func.dfg.insts[cmp].result;
-    fb.text("call void @llvm.assume(i1 ").value(c).text(")");
-    let call = fb.finish(Opcode::Call, flags::INTRINSIC, crate::ir::Type::NONE, None);
+    let void = fb.func.types.void();
+    let assume_ty = fb.func.types.function(void, &[i1], false);
+    let parts = [
+        CallPart::Text("call void @llvm.assume(i1 "),
+        CallPart::Value(c),
+        CallPart::Text(")"),
+    ];
+    let call = fb.make_call("@llvm.assume", assume_ty, &parts, None);
     p.f.layout.insert_inst_before(cmp, load);
     p.f.layout.insert_inst_before(call, load);
     p.f.needs_decls
         .push("declare void @llvm.assume(i1 noundef)");
-}
-
-#[allow(dead_code)]
-fn loc_is_some(l: Loc) -> bool {
-    l.is_some()
-}
-
-#[allow(dead_code)]
-fn index_of(b: Block) -> usize {
-    b.index()
 }
