@@ -327,6 +327,9 @@ pub struct ModuleTail<'m> {
     /// New node definitions, each with the largest existing node it refers to (it is printed
     /// right after that node's definition, which is where LLVM's numbering would put it).
     defs: Vec<(Option<u32>, Vec<u8>)>,
+    /// Per anchor, the indices in `defs` of the nodes not yet written there (so writing the
+    /// module's metadata costs O(items + defs), not O(items × defs)).
+    by_anchor: FxHashMap<u32, Vec<u32>>,
     anchor_of: FxHashMap<u32, Option<u32>>,
     decls: Vec<&'static str>,
 }
@@ -345,6 +348,7 @@ impl<'m> ModuleTail<'m> {
             next_md: ctx.and_then(|c| c.max_metadata_id).map_or(0, |n| n + 1),
             by_text: FxHashMap::default(),
             defs: Vec::new(),
+            by_anchor: FxHashMap::default(),
             anchor_of: FxHashMap::default(),
             decls: Vec::new(),
         }
@@ -414,6 +418,10 @@ impl<'m> ModuleTail<'m> {
                 let mut line = format!("!{n} = ").into_bytes();
                 line.extend_from_slice(&content);
                 line.push(b'\n');
+                if let Some(a) = anchor {
+                    let at = self.defs.len() as u32;
+                    self.by_anchor.entry(a).or_default().push(at);
+                }
                 self.defs.push((anchor, line));
                 self.by_text.insert(content, n);
                 n
@@ -457,11 +465,13 @@ impl<'m> ModuleTail<'m> {
 
     /// Writes the new nodes anchored at existing node `id`.
     pub fn write_anchored(&mut self, id: u32, out: &mut Vec<u8>) {
-        for (a, line) in &mut self.defs {
-            if *a == Some(id) && !line.is_empty() {
-                out.extend_from_slice(line);
-                line.clear();
-            }
+        let Some(at) = self.by_anchor.remove(&id) else {
+            return;
+        };
+        for k in at {
+            let line = &mut self.defs[k as usize].1;
+            out.extend_from_slice(line);
+            line.clear();
         }
     }
 
