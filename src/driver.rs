@@ -9,7 +9,8 @@
 //!
 //! Invariants: the output is byte-identical to reading the whole module, running
 //! [`crate::pipeline::run`] and [`crate::text::print_module`] (what modules with
-//! `blockaddress` do, since printing one function may need another's block numbers);
+//! `blockaddress` do, since printing one function may need another's block numbers, and
+//! pipelines with module passes such as `debugify`);
 //! nothing depends on the thread count; on any error nothing is written past what the
 //! caller can discard (the CLI writes to a temporary file and renames it only on success),
 //! and the error reported is the one a sequential run would report: the first parse error
@@ -107,7 +108,8 @@ fn run_on_big_stack(
     let ctx = Arc::new(ctx);
     let mut report = JobReport::default();
     report.times.push(("read module level", t0.elapsed()));
-    if ctx.has_blockaddress {
+    // Module passes (`debugify`, ...) need the whole module: see `crate::stages`.
+    if ctx.has_blockaddress || opts.passes.iter().any(|p| p.is_module_pass()) {
         return whole_module(source, ctx, items, opts, out, report);
     }
     stream(&source, &ctx, &items, opts, out, report)

@@ -91,6 +91,7 @@ pub mod driver;
 pub mod entity;
 pub mod ir;
 pub mod pipeline;
+pub mod stages;
 pub mod text;
 pub mod transform;
 pub mod util;

@@ -2,7 +2,8 @@
 //!
 //! A pipeline is a comma-separated list of pass names in opt's spelling; `function(...)` and
 //! `module(...)` wrappers are accepted and flattened (every pass here is a function pass, run on
-//! each function definition in module order, or in parallel where the pass allows). The empty
+//! each function definition in module order, or in parallel where the pass allows — except the
+//! module passes `debugify` and `check-debugify`, which [`crate::stages`] runs). The empty
 //! pipeline only reads and writes. Invariant: a pass's output never depends on the thread count.
 
 use std::fmt;
@@ -25,6 +26,10 @@ pub enum Pass {
     PhiElim,
     /// `reg2mem`: LLVM's RegToMem (see [`crate::transform::reg2mem`]).
     Reg2Mem,
+    /// `debugify` (module pass): synthetic debug info (see [`crate::transform::debugify`]).
+    Debugify,
+    /// `check-debugify` (module pass): what was lost since `debugify`, on stderr.
+    CheckDebugify,
 }
 
 impl Pass {
@@ -36,7 +41,15 @@ impl Pass {
             Pass::Print(p) => p.pass_name(),
             Pass::PhiElim => "phi-elim",
             Pass::Reg2Mem => "reg2mem",
+            Pass::Debugify => "debugify",
+            Pass::CheckDebugify => "check-debugify",
         }
+    }
+
+    /// Whether this is a module pass (run on the whole module between function passes, see
+    /// [`crate::stages`]) rather than a function pass.
+    pub fn is_module_pass(self) -> bool {
+        matches!(self, Pass::Debugify | Pass::CheckDebugify)
     }
 
     fn from_name(name: &str) -> Option<Pass> {
@@ -48,6 +61,8 @@ impl Pass {
             "verify" | "require<verify>" => Pass::Verify,
             "phi-elim" => Pass::PhiElim,
             "reg2mem" => Pass::Reg2Mem,
+            "debugify" => Pass::Debugify,
+            "check-debugify" => Pass::CheckDebugify,
             _ => return None,
         })
     }
@@ -129,6 +144,9 @@ pub struct RunOptions {
     pub print_copies: bool,
     /// How `mem2reg` promotes.
     pub mem2reg: crate::transform::mem2reg::Options,
+    /// The module's identifier (LLVM's `Module::getName`: the input file as named, or
+    /// `<stdin>`), which `debugify` writes as its file name.
+    pub module_id: String,
 }
 
 impl Default for RunOptions {
@@ -138,6 +156,7 @@ impl Default for RunOptions {
             verify_each: false,
             print_copies: false,
             mem2reg: Default::default(),
+            module_id: "<stdin>".into(),
         }
     }
 }
@@ -290,12 +309,18 @@ fn one_pass(
             }
             Err(e) => r.errors.push(e.0),
         },
+        // Module passes never run per function: `run` runs them on the whole module.
+        Pass::Debugify | Pass::CheckDebugify => {}
     }
 }
 
 /// Runs `passes` over every function of `m` (each function through all passes, functions in
-/// parallel on up to `opts.threads` threads; reports merged in function order).
+/// parallel on up to `opts.threads` threads; reports merged in function order). Module passes
+/// cut the pipeline into stages run one after the other ([`crate::stages`]).
 pub fn run(m: &mut Module, passes: &[Pass], opts: &RunOptions) -> Result<RunReport, PipelineError> {
+    if passes.iter().any(|p| p.is_module_pass()) {
+        return crate::stages::run_staged(m, passes, opts);
+    }
     let ctx = m.ctx.clone();
     let results = for_each_function(m, opts.threads, |f| {
         run_on_function(f, ctx.as_deref(), passes, opts)

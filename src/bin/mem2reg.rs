@@ -39,6 +39,10 @@ OPTIONS:
   --max-slot-size=BYTES     Leave slots larger than BYTES in memory
   --phi-copy-limit=N        Leave the costliest slots in memory while phi operands exceed N
   --entry-only              Promote only entry-block slots, as LLVM does
+  --try-experimental-debuginfo-iterators
+                            Accepted, as opt-19 accepts it; no effect: output keeps the
+                            input's debug-info form, and debugify writes #dbg_value records
+                            in 'ptr' modules, llvm.dbg.value calls otherwise
   --version                 Print version
   --help                    Print this help
 
@@ -47,6 +51,8 @@ PASSES:
   verify, require<verify>   Check SSA form and operand types; errors stop the run
   phi-elim                  Phis become parallel copies on edges, lowered to stack slots
   reg2mem                   Demote cross-block values and phis to stack slots (LLVM's reg2mem)
+  debugify                  Synthetic debug info on every instruction (LLVM's debugify)
+  check-debugify            Report, on stderr, the locations and variables lost since debugify
 ";
 
 /// Parsed command line.
@@ -175,7 +181,9 @@ fn parse_args(argv: Vec<String>) -> Parsed {
                     a.m2r.phi_copy_limit = Some(n);
                 }
             }
-            // opt flags about debug-info representation: our output keeps the input's form.
+            // opt-19's switch to debug records in memory (already its default). Ours has
+            // no effect: output keeps the input's debug-info form (records or calls), and
+            // debugify picks records for `ptr` modules, calls otherwise.
             "try-experimental-debuginfo-iterators" => {}
             _ => return usage_error(&format!("unknown option '{arg}'")),
         }
@@ -214,6 +222,7 @@ fn run(args: &Args) -> Result<(), String> {
             verify_each: args.verify_each,
             print_copies: args.print_copies,
             mem2reg: args.m2r.clone(),
+            module_id: name.clone(),
         },
         verify_input: !args.disable_verify,
         print,

@@ -1,5 +1,6 @@
 //! Transforms: SSA construction and destruction.
 
+pub mod debugify;
 pub mod edges;
 pub mod mem2reg;
 pub mod parallel_copy;

@@ -1,0 +1,119 @@
+//! Pipelines with module passes (`debugify`, `check-debugify`), run as stages.
+//!
+//! A module pass sees the whole module at once, so it is a barrier: the function passes
+//! before it finish on every function first (as opt's module pass manager runs a function
+//! pass adaptor to the end before the next module pass). The pipeline is cut into stages —
+//! runs of function passes (on all functions, in parallel, through [`crate::pipeline::run`])
+//! and single module passes (sequential) — run in order.
+//!
+//! Between stages the module is printed and read back when the stage changed it and more
+//! follow: a module pass then sees every node by number in the module's metadata index (the
+//! new nodes of function passes are numbered only when printed), and function passes after
+//! `debugify` read its new nodes (a location's line and scope) like any input node. Printing
+//! and reading round-trip exactly, so this changes nothing but costs a print and a parse.
+//!
+//! Invariants: reports merge in stage order (a module pass's messages come after everything
+//! the function passes before it printed, as in opt); the output does not depend on the
+//! thread count.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::ir::Module;
+use crate::pipeline::{self, Pass, PipelineError, RunOptions, RunReport};
+
+/// Runs `passes` (some of them module passes) over `m`.
+pub fn run_staged(
+    m: &mut Module,
+    passes: &[Pass],
+    opts: &RunOptions,
+) -> Result<RunReport, PipelineError> {
+    let mut report = RunReport::default();
+    let mut rest = passes;
+    while !rest.is_empty() {
+        let k = rest
+            .iter()
+            .position(|p| p.is_module_pass())
+            .unwrap_or(rest.len());
+        let changed = if k > 0 {
+            merge(&mut report, pipeline::run(m, &rest[..k], opts)?);
+            rest = &rest[k..];
+            true
+        } else {
+            let pass = rest[0];
+            rest = &rest[1..];
+            run_module_pass(m, pass, opts, &mut report)?
+        };
+        if changed && !rest.is_empty() {
+            reread(m, opts.threads)?;
+        }
+    }
+    Ok(report)
+}
+
+/// Runs one module pass; returns whether it changed the module.
+fn run_module_pass(
+    m: &mut Module,
+    pass: Pass,
+    opts: &RunOptions,
+    report: &mut RunReport,
+) -> Result<bool, PipelineError> {
+    use crate::transform::debugify;
+    let t0 = Instant::now();
+    let changed = match pass {
+        Pass::Debugify => {
+            let printed = debugify::debugify(m, &opts.module_id);
+            let changed = printed.is_empty();
+            report.printed.push_str(&printed);
+            changed
+        }
+        Pass::CheckDebugify => {
+            report.printed.push_str(&debugify::check_debugify(m));
+            false
+        }
+        _ => false,
+    };
+    add_timing(report, pass.name(), t0.elapsed());
+    if changed && opts.verify_each {
+        merge(report, pipeline::run(m, &[Pass::Verify], opts)?);
+    }
+    Ok(changed)
+}
+
+/// Prints `m` and reads it back, so every node is in its metadata index.
+fn reread(m: &mut Module, threads: usize) -> Result<(), PipelineError> {
+    let text = crate::text::printer::print_module(m, threads);
+    let fresh =
+        crate::text::parser::parse_with(Arc::from(text), threads).map_err(|e| PipelineError {
+            messages: vec![format!(
+                "internal error: the module between passes does not read back: {e}"
+            )],
+        })?;
+    *m = fresh;
+    Ok(())
+}
+
+fn add_timing(report: &mut RunReport, name: &str, d: std::time::Duration) {
+    match report.timings.iter_mut().find(|(n, _)| n == name) {
+        Some(e) => e.1 += d,
+        None => report.timings.push((name.to_string(), d)),
+    }
+}
+
+/// Adds a later stage's report to `into`.
+fn merge(into: &mut RunReport, r: RunReport) {
+    into.printed.push_str(&r.printed);
+    into.copies.push_str(&r.copies);
+    for (k, v) in r.stats {
+        match into.stats.iter_mut().find(|(n, _)| *n == k) {
+            Some(e) => e.1 += v,
+            None => into.stats.push((k, v)),
+        }
+    }
+    into.mem2reg.stats.add(&r.mem2reg.stats);
+    into.mem2reg.remarks.extend(r.mem2reg.remarks);
+    into.mem2reg.explanations.push_str(&r.mem2reg.explanations);
+    for (n, d) in r.timings {
+        add_timing(into, &n, d);
+    }
+}
