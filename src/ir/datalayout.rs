@@ -8,6 +8,7 @@
 //! bits), so a module without one is laid out as LLVM lays it out.
 
 use super::types::{Type, TypeData, TypeTable};
+use crate::util::fxhash::{FxHashMap, FxHashSet};
 
 /// One `(bit width, ABI alignment, preferred alignment)` entry, alignments in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,32 +166,10 @@ impl DataLayout {
         self.ptr(0).bits
     }
 
-    /// Size in bits (`getTypeSizeInBits`); `None` for unsized types.
+    /// Size in bits (`getTypeSizeInBits`); `None` for unsized types (also a named struct that
+    /// contains itself, which LLVM's reader calls unsized).
     pub fn size_bits(&self, types: &TypeTable, t: Type) -> Option<u64> {
-        Some(match types.data(t) {
-            TypeData::Int(n) => *n as u64,
-            TypeData::Float(k) => k.bits(),
-            TypeData::Ptr { addrspace } | TypeData::TypedPtr { addrspace, .. } => {
-                self.ptr(*addrspace).bits
-            }
-            TypeData::X86Mmx => 64,
-            TypeData::X86Amx => 8192,
-            TypeData::Array { len, elem } => len
-                .checked_mul(self.alloc_size(types, *elem)?)?
-                .checked_mul(8)?,
-            TypeData::Vector { len, elem, .. } => len.checked_mul(self.size_bits(types, *elem)?)?,
-            TypeData::Struct { fields, packed } => {
-                self.struct_layout(types, fields, *packed)?.0 * 8
-            }
-            TypeData::Named(_) => {
-                let b = types.resolve_named(t);
-                if b == t {
-                    return None;
-                }
-                return self.size_bits(types, b);
-            }
-            _ => return None,
-        })
+        self.size_in(types, t, &mut Walk::default())
     }
 
     /// Store size in bytes (size rounded up to whole bytes).
@@ -200,22 +179,91 @@ impl DataLayout {
 
     /// Allocation size in bytes (store size rounded up to the ABI alignment).
     pub fn alloc_size(&self, types: &TypeTable, t: Type) -> Option<u64> {
-        let s = self.store_size(types, t)?;
-        let a = self.abi_align(types, t)?;
-        Some(s.div_ceil(a) * a)
+        let (bits, abi) = self.size_abi(types, t, &mut Walk::default())?;
+        round_up(bits.div_ceil(8), abi)
     }
 
     /// ABI alignment in bytes.
     pub fn abi_align(&self, types: &TypeTable, t: Type) -> Option<u64> {
-        self.align(types, t, true)
+        self.align_in(types, t, true, &mut Walk::default())
     }
 
     /// Preferred alignment in bytes (what an `alloca` without `align` gets).
     pub fn pref_align(&self, types: &TypeTable, t: Type) -> Option<u64> {
-        self.align(types, t, false)
+        self.align_in(types, t, false, &mut Walk::default())
     }
 
-    fn align(&self, types: &TypeTable, t: Type, abi: bool) -> Option<u64> {
+    // The walks below visit each level of a type once (a 100,000-deep nest is linear, not
+    // exponential), remember each named type's layout (`%T2 = type { %T1, %T1 }` chains stay
+    // linear too), and end with `None` on a named struct that contains itself.
+
+    /// The body of named type `t` unless it is unsized or already open.
+    fn enter_named(types: &TypeTable, t: Type, open: &mut Walk) -> Option<Type> {
+        let b = types.resolve_named(t);
+        if b == t || !open.open.insert(t) {
+            return None;
+        }
+        Some(b)
+    }
+
+    fn size_in(&self, types: &TypeTable, t: Type, open: &mut Walk) -> Option<u64> {
+        Some(match types.data(t) {
+            TypeData::Int(n) => *n as u64,
+            TypeData::Float(k) => k.bits(),
+            TypeData::Ptr { addrspace } | TypeData::TypedPtr { addrspace, .. } => {
+                self.ptr(*addrspace).bits
+            }
+            TypeData::X86Mmx => 64,
+            TypeData::X86Amx => 8192,
+            TypeData::Array { .. } | TypeData::Struct { .. } => self.size_abi(types, t, open)?.0,
+            TypeData::Vector { len, elem, .. } => {
+                len.checked_mul(self.size_in(types, *elem, open)?)?
+            }
+            TypeData::Named(_) => {
+                let b = Self::enter_named(types, t, open)?;
+                let r = self.size_in(types, b, open);
+                open.open.remove(&t);
+                return r;
+            }
+            _ => return None,
+        })
+    }
+
+    /// (size in bits, ABI alignment in bytes) in one walk.
+    fn size_abi(&self, types: &TypeTable, t: Type, open: &mut Walk) -> Option<(u64, u64)> {
+        match types.data(t) {
+            TypeData::Array { len, elem } => {
+                let (bits, abi) = self.size_abi(types, *elem, open)?;
+                let alloc = round_up(bits.div_ceil(8), abi)?;
+                Some((len.checked_mul(alloc)?.checked_mul(8)?, abi))
+            }
+            TypeData::Struct { fields, packed } => {
+                let (bytes, align) = self.struct_layout(types, fields, *packed, open)?;
+                let abi = if *packed {
+                    1
+                } else {
+                    self.struct_abi.max(align)
+                };
+                Some((bytes.checked_mul(8)?, abi))
+            }
+            TypeData::Named(_) => {
+                if let Some(&r) = open.done.get(&t) {
+                    return r;
+                }
+                let b = Self::enter_named(types, t, open)?;
+                let r = self.size_abi(types, b, open);
+                open.open.remove(&t);
+                open.done.insert(t, r);
+                r
+            }
+            _ => Some((
+                self.size_in(types, t, open)?,
+                self.align_in(types, t, true, open)?,
+            )),
+        }
+    }
+
+    fn align_in(&self, types: &TypeTable, t: Type, abi: bool, open: &mut Walk) -> Option<u64> {
         let pick = |e: &Entry| if abi { e.abi } else { e.pref };
         Some(match types.data(t) {
             TypeData::Int(n) => {
@@ -239,18 +287,18 @@ impl DataLayout {
                 }
             }
             TypeData::Vector { .. } => {
-                let bits = self.size_bits(types, t)? as u32;
-                match self.vectors.iter().find(|e| e.bits == bits) {
+                let bits = self.size_in(types, t, open)?;
+                match self.vectors.iter().find(|e| e.bits as u64 == bits) {
                     Some(e) => pick(e),
-                    None => self.store_size(types, t)?.next_power_of_two().max(1),
+                    None => bits.div_ceil(8).checked_next_power_of_two()?.max(1),
                 }
             }
-            TypeData::Array { elem, .. } => self.align(types, *elem, abi)?,
+            TypeData::Array { elem, .. } => self.align_in(types, *elem, abi, open)?,
             TypeData::Struct { fields, packed } => {
                 if *packed && abi {
                     1
                 } else {
-                    let layout = self.struct_layout(types, fields, *packed)?.1;
+                    let layout = self.struct_layout(types, fields, *packed, open)?.1;
                     let base = if abi {
                         self.struct_abi
                     } else {
@@ -260,11 +308,10 @@ impl DataLayout {
                 }
             }
             TypeData::Named(_) => {
-                let b = types.resolve_named(t);
-                if b == t {
-                    return None;
-                }
-                self.align(types, b, abi)?
+                let b = Self::enter_named(types, t, open)?;
+                let r = self.align_in(types, b, abi, open);
+                open.open.remove(&t);
+                r?
             }
             TypeData::X86Mmx => 8,
             TypeData::X86Amx => 64,
@@ -278,15 +325,29 @@ impl DataLayout {
         types: &TypeTable,
         fields: &[Type],
         packed: bool,
+        open: &mut Walk,
     ) -> Option<(u64, u64)> {
         let (mut off, mut align) = (0u64, 1u64);
         for &f in fields {
-            let a = if packed { 1 } else { self.abi_align(types, f)? };
-            off = off.div_ceil(a) * a + self.alloc_size(types, f)?;
+            let (bits, fa) = self.size_abi(types, f, open)?;
+            let a = if packed { 1 } else { fa };
+            off = round_up(off, a)?.checked_add(round_up(bits.div_ceil(8), fa)?)?;
             align = align.max(a);
         }
-        Some((off.div_ceil(align) * align, align))
+        Some((round_up(off, align)?, align))
     }
+}
+
+/// The state of one walk over a type: named types being walked, and layouts already known.
+#[derive(Default)]
+struct Walk {
+    open: FxHashSet<Type>,
+    done: FxHashMap<Type, Option<(u64, u64)>>,
+}
+
+/// `n` rounded up to a multiple of `a` (`None` on overflow).
+fn round_up(n: u64, a: u64) -> Option<u64> {
+    n.div_ceil(a.max(1)).checked_mul(a.max(1))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! return; errors are LLVM's messages, positioned by the caller.
 
 use crate::ir::types::{Type, TypeData, TypeTable};
+use crate::util::fxhash::FxHashSet;
 
 /// The cast opcodes by keyword.
 pub fn is_cast_keyword(w: &[u8]) -> bool {
@@ -194,17 +195,42 @@ pub fn gep_result(
     })
 }
 
-/// Whether `t` has a size (functions, labels, opaque structs and `void` do not).
+/// Whether `t` has a size (functions, labels, opaque structs and `void` do not), as LLVM's
+/// `Type::isSized`: a named struct is sized when its body is, and one that contains itself is
+/// not. Each named type is looked into once per call (`%T2 = type { %T1, %T1 }` chains stay
+/// linear): `open` holds those being looked into, `sized` those found sized.
 pub fn types_sized(types: &TypeTable, t: Type) -> bool {
+    sized_in(types, t, &mut (FxHashSet::default(), FxHashSet::default()))
+}
+
+fn sized_in(types: &TypeTable, t: Type, seen: &mut (FxHashSet<Type>, FxHashSet<Type>)) -> bool {
     match types.data(t) {
         TypeData::Void
         | TypeData::Label
         | TypeData::Metadata
         | TypeData::Function { .. }
         | TypeData::Token => false,
-        TypeData::Named(n) => matches!(types.named_body(n), Some(Some(_))),
-        TypeData::Struct { fields, .. } => fields.iter().all(|&f| types_sized(types, f)),
-        TypeData::Array { elem, .. } | TypeData::Vector { elem, .. } => types_sized(types, *elem),
+        TypeData::Named(n) => {
+            let Some(Some(body)) = types.named_body(n) else {
+                return false;
+            };
+            if seen.1.contains(&t) {
+                return true;
+            }
+            if !seen.0.insert(t) {
+                return false;
+            }
+            let r = sized_in(types, body, seen);
+            seen.0.remove(&t);
+            if r {
+                seen.1.insert(t);
+            }
+            r
+        }
+        TypeData::Struct { fields, .. } => fields.iter().all(|&f| sized_in(types, f, seen)),
+        TypeData::Array { elem, .. } | TypeData::Vector { elem, .. } => {
+            sized_in(types, *elem, seen)
+        }
         _ => true,
     }
 }
