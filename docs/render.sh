@@ -3,6 +3,7 @@
 # printer pass and Graphviz (Debian: apt-get install graphviz):
 #   max-O0.svg          clang's -O0 CFG of seed 03's `max`      (--passes=dot-cfg)
 #   max-mem2reg.svg     the same after mem2reg; the phi row is yellow (--passes=mem2reg,dot-cfg)
+#   fib-mem2reg.svg     seed 03's `fib` (examples/fib.ll) after mem2reg: phis in a loop header
 #   swap-mem2reg.svg    examples/swap.ll after mem2reg: two phis swapping in a loop header
 #   escape-mem2reg.svg  examples/escape.ll after mem2reg: %i promoted, %total and %flag stay
 #
@@ -21,5 +22,6 @@ render() {
 }
 render dot-cfg examples/max.ll max max-O0.svg
 render mem2reg,dot-cfg examples/max.ll max max-mem2reg.svg
+render mem2reg,dot-cfg examples/fib.ll fib fib-mem2reg.svg
 render mem2reg,dot-cfg examples/swap.ll swap_loop swap-mem2reg.svg
 render mem2reg,dot-cfg examples/escape.ll sum_to escape-mem2reg.svg
