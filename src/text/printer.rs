@@ -575,7 +575,10 @@ impl BlockAddresses {
             if text.get(i) == Some(&b'@') {
                 i += 1;
                 if text.get(i) == Some(&b'"') {
-                    i += 1 + text[i + 1..].iter().position(|&c| c == b'"').unwrap_or(0) + 1;
+                    i = match text[i + 1..].iter().position(|&c| c == b'"') {
+                        Some(p) => i + p + 2,
+                        None => text.len(),
+                    };
                 } else {
                     while text
                         .get(i)
@@ -583,6 +586,16 @@ impl BlockAddresses {
                     {
                         i += 1;
                     }
+                }
+            }
+            // `blockaddress(` inside a string or a comment names no function.
+            if i <= g_start + 1 {
+                match find(&text[i..], KW) {
+                    Some(p) => {
+                        at = i + p;
+                        continue;
+                    }
+                    None => break,
                 }
             }
             let key = crate::text::parser::module::global_key(&text[g_start..i]).into_owned();

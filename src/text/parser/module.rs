@@ -117,6 +117,9 @@ impl ModuleCtx {
 
 /// The key of a global's written name in [`ModuleCtx::globals`].
 pub fn global_key(written: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if written.is_empty() {
+        return std::borrow::Cow::Borrowed(written);
+    }
     if written.len() > 1 && written[1].is_ascii_digit() {
         let mut k = vec![0u8];
         k.extend_from_slice(&written[1..]);
