@@ -1,6 +1,6 @@
 //! Instructions: one reader per opcode family, following LLParser's `parseInstruction`, with
 //! its type rules and messages. Each reader consumes the instruction's tokens (operands become
-//! template holes through [`FuncReader::parse_value`] / [`FuncReader::parse_block_ref`]) and
+//! template holes through `FuncReader::parse_value` / `FuncReader::parse_block_ref`) and
 //! returns an [`InstOut`]: opcode, flags, result type and the opcode-specific extras.
 //!
 //! Invariant: operands are read in the order [`crate::ir::InstData::values`] documents, so the

@@ -9,7 +9,7 @@
 //!
 //! Here, [`traverse`] replays that walk's *order* without values (the first visits form a
 //! spanning tree in preorder; the edge events give each phi's operand order and the order
-//! its debug location is merged in), and [`run`] pushes values down that tree once, undoing
+//! its debug location is merged in), and `run` pushes values down that tree once, undoing
 //! a block's changes when its subtree is done. The value at the end of a block is the same
 //! as LLVM's (it is the last definition on the tree path, which LLVM also uses), so the
 //! phis, their operands and their order are the same — in `O(blocks + edges + instructions)`.
