@@ -1,7 +1,7 @@
 //! Filetests: the executable specification. Each `tests/filetests/<group>/<name>.ll` is run
 //! through the `mem2reg` binary with the arguments on its `; ARGS:` line (default: `--passes=`),
 //! and its stdout (and, for failing runs, `exit N` plus stderr; for files with a `; STDERR`
-//! line, stderr after stdout) must equal `<name>.out`.
+//! line, stderr after stdout) must equal `<name>.out`, the input's path written `INPUT`.
 //!
 //! Re-bless after an intended change: `BLESS=1 cargo test --test filetests`, then review the
 //! diff of the `.out` files like any code change. A missing `.out` is an error unless blessing.
@@ -76,7 +76,8 @@ fn run_one(path: &Path, bless: bool) -> Option<String> {
         .arg(path)
         .output()
         .unwrap();
-    let mut got = String::from_utf8_lossy(&out.stdout).into_owned();
+    // The input's path shows in stdout too where a pass writes the module's name (debugify).
+    let mut got = String::from_utf8_lossy(&out.stdout).replace(path.to_str().unwrap(), "INPUT");
     if !out.status.success() {
         got = format!(
             "exit {}\n{}",

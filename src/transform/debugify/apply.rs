@@ -73,9 +73,12 @@ pub fn debugify(m: &mut Module, module_id: &str) -> String {
     if find_named(m, b"llvm.dbg.cu").is_some() {
         return "ModuleDebugify: Skipping module with debug info\n".into();
     }
-    let dl = match &m.ctx {
-        Some(c) => c.dl.clone(),
-        None => DataLayout::with_ptr_bits(m.ptr_bits),
+    let env = Env {
+        dl: match &m.ctx {
+            Some(c) => c.dl.clone(),
+            None => DataLayout::with_ptr_bits(m.ptr_bits),
+        },
+        records: m.types.opaque_mode,
     };
     let interpose = module_md::semantic_interposition(m);
     let mut next = Counters { line: 1, var: 1 };
@@ -83,13 +86,9 @@ pub fn debugify(m: &mut Module, module_id: &str) -> String {
         .functions
         .iter()
         .filter(|(_, f)| !module_md::is_skipped(f, interpose))
-        .map(|(id, f)| plan_function(id, f, &dl, &mut next))
+        .map(|(id, f)| plan_function(id, f, &env, &mut next))
         .collect();
-    let form = if m.types.opaque_mode {
-        DbgForm::Record
-    } else {
-        DbgForm::Intrinsic
-    };
+    let form = debug_form(m);
     let counts = (next.line - 1, next.var - 1);
     let need_flag = module_md::module_flag(m, b"Debug Info Version").is_none();
     let base = m
@@ -129,7 +128,7 @@ pub fn debugify(m: &mut Module, module_id: &str) -> String {
 }
 
 /// Adds the named metadata and the new nodes' definitions at the end of the module.
-fn add_module_items(m: &mut Module, n: &Numbers, defs: String) {
+fn add_module_items(m: &mut Module, n: &Numbers, defs: Vec<u8>) {
     m.push_text("");
     module_md::append_named(m, "llvm.dbg.cu", &[n.cu]);
     module_md::append_named(m, "llvm.debugify", &[n.lines, n.vars]);
@@ -137,7 +136,9 @@ fn add_module_items(m: &mut Module, n: &Numbers, defs: String) {
         module_md::append_named(m, "llvm.module.flags", &[flag]);
     }
     m.push_text("");
-    m.push_text(defs.trim_end_matches('\n'));
+    let end = defs.len() - usize::from(defs.ends_with(b"\n"));
+    let t = m.strings.add(&defs[..end]);
+    m.items.push(crate::ir::Item::Text(t));
 }
 
 /// Writes one function's plan into its IR: `!dbg` on the definition and on every
@@ -221,15 +222,43 @@ fn replace_dbg_ref(text: &[u8], new_ref: &[u8]) -> Option<Vec<u8>> {
     Some([&text[..s], new_ref, &text[e.min(text.len())..]].concat())
 }
 
-/// The real instructions of `b` (not debug records), in order.
-fn block_insts(f: &Function, b: crate::ir::Block) -> Vec<Inst> {
+/// What planning needs to know about the module.
+struct Env {
+    dl: DataLayout,
+    /// LLVM 19's view (a `ptr` module): debug intrinsic calls are records, not instructions.
+    records: bool,
+}
+
+/// The form of the new debug values: the module's own when it has debug calls or records
+/// (LLVM's reader rejects a mix), else records in `ptr` modules and calls otherwise.
+fn debug_form(m: &Module) -> DbgForm {
+    let mut has_record = false;
+    for f in m.functions.values() {
+        for (_, d) in f.dfg.dbg.iter() {
+            match d {
+                Some(d) if !d.record => return DbgForm::Intrinsic,
+                Some(_) => has_record = true,
+                None => {}
+            }
+        }
+    }
+    if has_record || m.types.opaque_mode {
+        DbgForm::Record
+    } else {
+        DbgForm::Intrinsic
+    }
+}
+
+/// The instructions of `b` as LLVM counts them, in order: never debug records, and in
+/// LLVM 19's view (`records`) not debug intrinsic calls either (its reader makes them records).
+fn block_insts(f: &Function, b: crate::ir::Block, records: bool) -> Vec<Inst> {
     f.layout
         .block_insts(b)
-        .filter(|&i| f.dfg.opcode(i) != Opcode::DbgRecord)
+        .filter(|&i| f.dfg.opcode(i) != Opcode::DbgRecord && !(records && f.dfg.dbg[i].is_some()))
         .collect()
 }
 
-fn plan_function(id: FuncId, f: &Function, dl: &DataLayout, next: &mut Counters) -> FnPlan {
+fn plan_function(id: FuncId, f: &Function, env: &Env, next: &mut Counters) -> FnPlan {
     let mut plan = FnPlan {
         id,
         first_line: next.line,
@@ -238,14 +267,14 @@ fn plan_function(id: FuncId, f: &Function, dl: &DataLayout, next: &mut Counters)
         local: module_md::is_local(f),
     };
     for b in f.layout.blocks() {
-        let insts = block_insts(f, b);
+        let insts = block_insts(f, b, env.records);
         plan.insts.extend_from_slice(&insts);
         let first_line = next.line;
         next.line += insts.len() as u32;
-        plan_block(f, dl, &insts, first_line, next, &mut plan.values);
+        plan_block(f, &env.dl, &insts, first_line, next, &mut plan.values);
     }
     if plan.values.is_empty() {
-        if let Some(v) = plan_fallback(f, dl, &plan, next) {
+        if let Some(v) = plan_fallback(f, env, &plan, next) {
             plan.values.push(v);
         }
     }
@@ -291,14 +320,9 @@ fn plan_block(
 
 /// LLVM's fallback for a function that got no debug value: one before the entry block's
 /// terminating instruction, of that instruction's value or of `i32 0`.
-fn plan_fallback(
-    f: &Function,
-    dl: &DataLayout,
-    plan: &FnPlan,
-    next: &mut Counters,
-) -> Option<ValuePlan> {
+fn plan_fallback(f: &Function, env: &Env, plan: &FnPlan, next: &mut Counters) -> Option<ValuePlan> {
     let entry = f.layout.entry_block()?;
-    let insts = block_insts(f, entry);
+    let insts = block_insts(f, entry, env.records);
     let term = insts[terminating_inst(f, &insts)?];
     let k = plan.insts.iter().position(|&i| i == term)?;
     let value = f.dfg.inst_result(term);
@@ -307,7 +331,7 @@ fn plan_fallback(
         before: term,
         var: next.var,
         line: plan.first_line + k as u32,
-        bits: value.map_or(32, |v| alloc_bits(f, dl, v)),
+        bits: value.map_or(32, |v| alloc_bits(f, &env.dl, v)),
     };
     next.var += 1;
     Some(vp)
@@ -326,9 +350,7 @@ fn terminating_inst(f: &Function, insts: &[Inst]) -> Option<usize> {
         return Some(k);
     }
     let prev = insts[last - 1];
-    if f.dfg.opcode(prev) == Opcode::Call
-        && callee_text(f, prev) == b"@llvm.experimental.deoptimize"
-    {
+    if f.dfg.opcode(prev) == Opcode::Call && is_deoptimize(callee_text(f, prev)) {
         return Some(last - 1);
     }
     Some(last)
@@ -372,6 +394,12 @@ fn is_musttail(f: &Function, call: Inst) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a callee is `llvm.experimental.deoptimize` (any overload: `.i32`, `.isVoid`, ...).
+fn is_deoptimize(callee: &[u8]) -> bool {
+    const NAME: &[u8] = b"@llvm.experimental.deoptimize";
+    callee.starts_with(NAME) && matches!(callee.get(NAME.len()), None | Some(b'.'))
 }
 
 /// The written callee of a call (`@f`), or empty.

@@ -23,7 +23,7 @@
 
 use super::module_md::{self, find_named, tuple_int};
 use crate::ir::datalayout::DataLayout;
-use crate::ir::metadata::{self, Location, MdReader};
+use crate::ir::metadata::{self, MdReader};
 use crate::ir::{DbgKind, DbgVar, Function, Inst, MdRef, Module, Opcode};
 use crate::text::printer::Numbering;
 use crate::util::fxhash::FxHashMap;
@@ -57,14 +57,25 @@ impl Missing {
     }
 }
 
+/// What the check reads of a `DILocalVariable`.
+#[derive(Clone, Copy, Default)]
+struct VarInfo {
+    /// The number it is named by (`name: "7"`), if it is one.
+    number: Option<u64>,
+    /// Its size in bits (`DIVariable::getSizeInBits`).
+    bits: Option<u64>,
+    /// Its type is a signed basic type.
+    signed: bool,
+}
+
 /// What the check needs while walking functions.
 struct Checker<'m> {
     md: MdReader<'m>,
     dl: DataLayout,
     lines: Missing,
     vars: Missing,
-    /// Line of each numbered location node read so far.
-    line_cache: FxHashMap<u32, u64>,
+    /// Each numbered variable node read so far.
+    var_cache: FxHashMap<u32, VarInfo>,
     /// Opaque-pointer module: LLVM 19 holds every debug intrinsic as a record.
     records_only: bool,
     errors: bool,
@@ -94,7 +105,7 @@ pub fn check_debugify(m: &Module) -> String {
         },
         lines: Missing::all(count(0)),
         vars: Missing::all(count(1)),
-        line_cache: FxHashMap::default(),
+        var_cache: FxHashMap::default(),
         records_only: m.types.opaque_mode,
         errors: false,
         out: String::new(),
@@ -160,22 +171,19 @@ impl Checker<'_> {
         Some(self.line_of_ref(f, *r))
     }
 
-    fn line_of_ref(&mut self, f: &Function, r: MdRef) -> u64 {
+    /// The line of a location reference (0 when it is not a `DILocation`).
+    fn line_of_ref(&self, f: &Function, r: MdRef) -> u64 {
         let text = f.md_text(r);
-        let id = module_md::node_number(text);
-        if let Some(n) = id {
-            if let Some(&l) = self.line_cache.get(&n) {
-                return l;
-            }
-        }
-        let line = match id {
-            Some(_) => self.md.location(text).map_or(0, |(_, l)| l.line),
-            None => Location::parse(text).map_or(0, |l| l.line),
+        let node = match (module_md::node_number(text), self.md.ctx) {
+            (Some(n), Some(ctx)) => ctx.metadata_text(self.md.source, n).unwrap_or_default(),
+            (Some(_), None) => &[],
+            (None, _) => text,
         };
-        if let Some(n) = id {
-            self.line_cache.insert(n, line);
+        if metadata::node_kind(node) == Some(b"DILocation") {
+            metadata::int_field(node, b"line")
+        } else {
+            0
         }
-        line
     }
 
     fn check_vars(&mut self, f: &Function) {
@@ -186,26 +194,55 @@ impl Checker<'_> {
                 if !matches!(d.kind, DbgKind::Value | DbgKind::Assign) {
                     continue;
                 }
-                let var = self.variable_number(f, &d);
-                if self.mis_sized(f, i, &d, &mut num) {
+                let var = self.variable(f.text(d.var));
+                if self.mis_sized(f, i, &d, var, &mut num) {
                     self.errors = true;
-                } else if let Some(v) = var {
+                } else if let Some(v) = var.number {
                     self.vars.found(v);
                 }
             }
         }
     }
 
-    /// The number a debugify variable is named by (`name: "7"`).
-    fn variable_number(&self, f: &Function, d: &DbgVar) -> Option<u64> {
-        let (_, text) = self.md.resolve(f.text(d.var))?;
-        let name = metadata::field(&text, b"name")?;
-        let s = name.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-        std::str::from_utf8(s)
-            .ok()?
-            .parse::<u32>()
-            .ok()
-            .map(u64::from)
+    /// What the check reads of a variable, cached by node number.
+    fn variable(&mut self, reference: &[u8]) -> VarInfo {
+        let id = module_md::node_number(reference);
+        if let Some(info) = id.and_then(|n| self.var_cache.get(&n)) {
+            return *info;
+        }
+        let info = self.read_variable(reference);
+        if let Some(n) = id {
+            self.var_cache.insert(n, info);
+        }
+        info
+    }
+
+    fn read_variable(&self, reference: &[u8]) -> VarInfo {
+        let Some((_, text)) = self.md.resolve(reference) else {
+            return VarInfo::default();
+        };
+        let number = metadata::field(&text, b"name")
+            .and_then(|n| n.strip_prefix(b"\"")?.strip_suffix(b"\""))
+            .and_then(|s| std::str::from_utf8(s).ok()?.parse::<u32>().ok())
+            .map(u64::from);
+        VarInfo {
+            number,
+            bits: self.md.variable_size(reference),
+            signed: self.is_signed(&text),
+        }
+    }
+
+    /// Whether a variable's type is a signed basic type (`DIVariable::getSignedness`).
+    fn is_signed(&self, var: &[u8]) -> bool {
+        let signed = || -> Option<bool> {
+            let (_, ty) = self.md.resolve(metadata::field(var, b"type")?)?;
+            if metadata::node_kind(&ty)? != b"DIBasicType" {
+                return Some(false);
+            }
+            let enc = metadata::field(&ty, b"encoding")?;
+            Some(enc == b"DW_ATE_signed" || enc == b"DW_ATE_signed_char")
+        };
+        signed().unwrap_or(false)
     }
 
     /// LLVM's `diagnoseMisSizedDbgValue`: reports (and returns) a size mismatch.
@@ -214,13 +251,17 @@ impl Checker<'_> {
         f: &Function,
         i: Inst,
         d: &DbgVar,
+        var: VarInfo,
         num: &mut Option<Numbering>,
     ) -> bool {
-        let Some((value_bits, var_bits, is_int)) = self.sizes(f, i, d) else {
+        let Some((value_bits, is_int)) = self.value_size(f, i, d) else {
+            return false;
+        };
+        let Some(var_bits) = var.bits else {
             return false;
         };
         let bad = if is_int {
-            self.is_signed(f, d) && value_bits < var_bits
+            var.signed && value_bits < var_bits
         } else {
             value_bits != var_bits
         };
@@ -240,35 +281,20 @@ impl Checker<'_> {
         bad
     }
 
-    /// `(value bits, variable bits, value is an integer)` of a debug value with an empty
-    /// expression and a single location, both sizes known and non-zero.
-    fn sizes(&self, f: &Function, i: Inst, d: &DbgVar) -> Option<(u64, u64, bool)> {
+    /// `(allocation bits, is an integer)` of the value of a debug value with an empty
+    /// expression and a single location, when that size is known and non-zero.
+    fn value_size(&self, f: &Function, i: Inst, d: &DbgVar) -> Option<(u64, bool)> {
         let expr = f.text(d.expr);
-        let expr = match module_md::node_number(expr) {
-            Some(_) => self.md.resolve(expr)?.1,
-            None => expr.to_vec(),
+        let empty = match module_md::node_number(expr) {
+            Some(_) => metadata::expression_ops(&self.md.resolve(expr)?.1).is_empty(),
+            None => metadata::expression_ops(expr).is_empty(),
         };
-        if !metadata::expression_ops(&expr).is_empty() {
+        if !empty {
             return None;
         }
         let v = *f.dfg.inst_values(i).get(d.loc_operand as usize)?;
         let ty = f.dfg.value_type(f.dfg.resolve(v));
         let value_bits = self.dl.alloc_size(&f.types, ty)? * 8;
-        let var_bits = self.md.variable_size(f.text(d.var))?;
-        (value_bits != 0).then_some((value_bits, var_bits, f.types.is_int(ty)))
-    }
-
-    /// Whether the variable's type is a signed basic type (`DIVariable::getSignedness`).
-    fn is_signed(&self, f: &Function, d: &DbgVar) -> bool {
-        let signed = || -> Option<bool> {
-            let (_, var) = self.md.resolve(f.text(d.var))?;
-            let (_, ty) = self.md.resolve(metadata::field(&var, b"type")?)?;
-            if metadata::node_kind(&ty)? != b"DIBasicType" {
-                return Some(false);
-            }
-            let enc = metadata::field(&ty, b"encoding")?;
-            Some(enc == b"DW_ATE_signed" || enc == b"DW_ATE_signed_char")
-        };
-        signed().unwrap_or(false)
+        (value_bits != 0).then_some((value_bits, f.types.is_int(ty)))
     }
 }

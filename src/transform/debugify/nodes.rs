@@ -10,6 +10,8 @@
 //!
 //! Invariant: every node is written once, in number order, in LLVM's printed spelling.
 
+use std::io::Write;
+
 use crate::text::names::write_escaped;
 use crate::util::fxhash::FxHashMap;
 
@@ -110,118 +112,148 @@ impl Numbers {
     }
 }
 
-/// The text of every new node as `!N = ...` lines, in number order.
+/// The text of every new node, written as `!N = ...` lines in number order.
+///
+/// Nodes are spelled into one buffer as they come (spans remembered by number), and put in
+/// order once at the end: no allocation per node.
 pub struct Writer {
-    lines: Vec<(u32, String)>,
+    buf: Vec<u8>,
+    spans: Vec<(u32, usize, usize)>,
 }
 
 impl Writer {
     /// The module-level nodes.
     pub fn new(n: &Numbers, module_id: &str, counts: (u32, u32)) -> Self {
-        let mut w = Writer { lines: Vec::new() };
-        w.add(
-            n.cu,
-            format!(
-                "distinct !DICompileUnit(language: DW_LANG_C, file: !{}, producer: \"debugify\", \
-                 isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)",
+        let mut w = Writer {
+            buf: Vec::new(),
+            spans: Vec::new(),
+        };
+        w.add(n.cu, |b| {
+            write!(
+                b,
+                "distinct !DICompileUnit(language: DW_LANG_C, file: !{}, producer: \
+                 \"debugify\", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug)",
                 n.file
-            ),
-        );
-        w.add(
-            n.file,
-            format!(
-                "!DIFile(filename: \"{}\", directory: \"/\")",
-                escaped(module_id.as_bytes())
-            ),
-        );
-        w.add(n.lines, format!("!{{i32 {}}}", counts.0));
+            )
+        });
+        w.add(n.file, |b| {
+            b.extend_from_slice(b"!DIFile(filename: \"");
+            write_escaped(b, module_id.as_bytes());
+            b.extend_from_slice(b"\", directory: \"/\")");
+            Ok(())
+        });
+        w.add(n.lines, |b| write!(b, "!{{i32 {}}}", counts.0));
         if n.vars != n.lines {
-            w.add(n.vars, format!("!{{i32 {}}}", counts.1));
+            w.add(n.vars, |b| write!(b, "!{{i32 {}}}", counts.1));
         }
         if let Some(flag) = n.flag {
-            w.add(flag, "!{i32 2, !\"Debug Info Version\", i32 3}".into());
+            w.add(flag, |b| {
+                write!(b, "!{{i32 2, !\"Debug Info Version\", i32 3}}")
+            });
         }
         for &(bits, t) in &n.types {
-            let size = if bits == 0 {
-                String::new()
-            } else {
-                format!(", size: {bits}")
-            };
-            w.add(
-                t,
-                format!("!DIBasicType(name: \"ty{bits}\"{size}, encoding: DW_ATE_unsigned)"),
-            );
+            w.add(t, |b| {
+                write!(b, "!DIBasicType(name: \"ty{bits}\"")?;
+                if bits != 0 {
+                    write!(b, ", size: {bits}")?;
+                }
+                write!(b, ", encoding: DW_ATE_unsigned)")
+            });
         }
         if !n.fns.is_empty() {
-            w.add(n.sp_type, format!("!DISubroutineType(types: !{})", n.empty));
-            w.add(n.empty, "!{}".into());
+            w.add(n.sp_type, |b| {
+                write!(b, "!DISubroutineType(types: !{})", n.empty)
+            });
+            w.add(n.empty, |b| write!(b, "!{{}}"));
         }
         w
     }
 
-    fn add(&mut self, id: u32, text: String) {
-        self.lines.push((id, text));
+    /// Spells node `id` with `spell`.
+    fn add(&mut self, id: u32, spell: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) {
+        let start = self.buf.len();
+        // Writing into a `Vec` cannot fail.
+        let _ = spell(&mut self.buf);
+        self.spans.push((id, start, self.buf.len()));
     }
 
     /// One function's nodes: subprogram, retained list, variables and locations.
     pub fn function(&mut self, n: &Numbers, f: &FnNodes, sp: &SpInfo<'_>, vars: &[(u32, u32)]) {
-        let name = if sp.name.is_empty() {
-            String::new()
-        } else {
-            let e = escaped(sp.name);
-            format!("name: \"{e}\", linkageName: \"{e}\", ")
-        };
-        let local = if sp.local {
-            "DISPFlagLocalToUnit | "
-        } else {
-            ""
-        };
-        self.add(
-            f.sp,
-            format!(
-                "distinct !DISubprogram({name}scope: null, file: !{file}, line: {line}, type: \
-                 !{ty}, scopeLine: {line}, spFlags: {local}DISPFlagDefinition | \
-                 DISPFlagOptimized, unit: !{cu}, retainedNodes: !{ret})",
-                file = n.file,
-                line = sp.line,
-                ty = n.sp_type,
-                cu = n.cu,
-                ret = f.retained,
-            ),
-        );
-        let list: Vec<String> = f.vars.iter().map(|v| format!("!{v}")).collect();
-        self.add(f.retained, format!("!{{{}}}", list.join(", ")));
+        self.add(f.sp, |b| write_subprogram(b, n, f, sp));
+        self.add(f.retained, |b| {
+            b.extend_from_slice(b"!{");
+            for (k, v) in f.vars.iter().enumerate() {
+                let sep = if k == 0 { "" } else { ", " };
+                write!(b, "{sep}!{v}")?;
+            }
+            b.push(b'}');
+            Ok(())
+        });
         for (k, &(name, line)) in vars.iter().enumerate() {
-            self.add(
-                f.vars[k],
-                format!(
+            self.add(f.vars[k], |b| {
+                write!(
+                    b,
                     "!DILocalVariable(name: \"{name}\", scope: !{}, file: !{}, line: {line}, \
                      type: !{})",
                     f.sp, n.file, f.var_types[k]
-                ),
-            );
+                )
+            });
         }
-        for k in 0..sp.insts {
-            self.add(
-                f.first_loc + k as u32,
-                format!(
+        for k in 0..sp.insts as u32 {
+            self.add(f.first_loc + k, |b| {
+                write!(
+                    b,
                     "!DILocation(line: {}, column: 1, scope: !{})",
-                    sp.line + k as u32,
+                    sp.line + k,
                     f.sp
-                ),
-            );
+                )
+            });
         }
     }
 
-    /// All lines, `!N = ...`, in number order.
-    pub fn finish(mut self) -> String {
-        self.lines.sort_by_key(|l| l.0);
-        let mut out = String::new();
-        for (id, text) in self.lines {
-            out.push_str(&format!("!{id} = {text}\n"));
+    /// All lines, `!N = ...\n`, in number order.
+    pub fn finish(mut self) -> Vec<u8> {
+        self.spans.sort_unstable_by_key(|s| s.0);
+        let mut out = Vec::with_capacity(self.buf.len() + self.spans.len() * 12);
+        for &(id, s, e) in &self.spans {
+            let _ = write!(out, "!{id} = ");
+            out.extend_from_slice(&self.buf[s..e]);
+            out.push(b'\n');
         }
         out
     }
+}
+
+/// `distinct !DISubprogram(...)` of one function.
+fn write_subprogram(
+    b: &mut Vec<u8>,
+    n: &Numbers,
+    f: &FnNodes,
+    sp: &SpInfo<'_>,
+) -> std::io::Result<()> {
+    b.extend_from_slice(b"distinct !DISubprogram(");
+    if !sp.name.is_empty() {
+        for field in ["name", "linkageName"] {
+            write!(b, "{field}: \"")?;
+            write_escaped(b, sp.name);
+            b.extend_from_slice(b"\", ");
+        }
+    }
+    let local = if sp.local {
+        "DISPFlagLocalToUnit | "
+    } else {
+        ""
+    };
+    write!(
+        b,
+        "scope: null, file: !{file}, line: {line}, type: !{ty}, scopeLine: {line}, spFlags: \
+         {local}DISPFlagDefinition | DISPFlagOptimized, unit: !{cu}, retainedNodes: !{ret})",
+        file = n.file,
+        line = sp.line,
+        ty = n.sp_type,
+        cu = n.cu,
+        ret = f.retained,
+    )
 }
 
 /// What a subprogram says about its function.
@@ -234,13 +266,6 @@ pub struct SpInfo<'a> {
     pub line: u32,
     /// How many instructions (locations) it has.
     pub insts: usize,
-}
-
-/// `s` with LLVM's string escapes.
-fn escaped(s: &[u8]) -> String {
-    let mut out = Vec::with_capacity(s.len());
-    write_escaped(&mut out, s);
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
