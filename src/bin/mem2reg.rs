@@ -248,7 +248,7 @@ fn run(args: &Args) -> Result<(), String> {
             ),
         }
     };
-    let source: Arc<[u8]> = Arc::from(bytes);
+    let source = bytes;
     let report = if print && to_file {
         let path = Path::new(args.output.as_deref().expect("to_file"));
         let tmp = temp_path(path);
@@ -370,16 +370,16 @@ fn stats_text(report: &pipeline::RunReport) -> String {
 }
 
 /// Reads INPUT (or stdin); returns the name to use in messages and the bytes.
-fn read_input(input: Option<&str>) -> Result<(String, Vec<u8>), String> {
+fn read_input(input: Option<&str>) -> Result<(String, Arc<[u8]>), String> {
     match input {
         None | Some("-") => {
             let mut buf = Vec::new();
             std::io::stdin()
                 .read_to_end(&mut buf)
                 .map_err(|e| format!("mem2reg: <stdin>: error: {e}\n"))?;
-            Ok(("<stdin>".into(), buf))
+            Ok(("<stdin>".into(), Arc::from(buf)))
         }
-        Some(path) => match std::fs::read(path) {
+        Some(path) => match read_file(path) {
             Ok(b) => Ok((path.to_string(), b)),
             Err(e) => Err(format!(
                 "mem2reg: {path}: error: Could not open input file: {}\n",
@@ -387,6 +387,33 @@ fn read_input(input: Option<&str>) -> Result<(String, Vec<u8>), String> {
             )),
         },
     }
+}
+
+/// Reads a whole file straight into its shared buffer: one allocation of the file's size,
+/// no copy from a `Vec` (which would briefly hold the input twice).
+fn read_file(path: &str) -> std::io::Result<Arc<[u8]>> {
+    let mut file = std::fs::File::open(path)?;
+    let len = file.metadata()?.len() as usize;
+    let mut buf: Arc<[u8]> = std::iter::repeat(0u8).take(len).collect();
+    let whole = Arc::get_mut(&mut buf).expect("a fresh buffer is unshared");
+    let mut got = 0;
+    while got < len {
+        match file.read(&mut whole[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut rest = Vec::new();
+    file.read_to_end(&mut rest)?;
+    if got < len || !rest.is_empty() {
+        // The file changed size while we read it (or is not a regular file): start over.
+        let mut all = whole[..got].to_vec();
+        all.extend_from_slice(&rest);
+        return Ok(Arc::from(all));
+    }
+    Ok(buf)
 }
 
 /// The OS reason without Rust's "(os error N)" suffix.

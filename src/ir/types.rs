@@ -186,6 +186,10 @@ pub struct TypeTable {
     /// LLVM 15+ reads them (set by the reader before parsing; see `text::parser`).
     pub opaque_mode: bool,
     common: CommonTypes,
+    /// Types known to be sized (a memo of the reader's `isSized` check, which looks through
+    /// named struct bodies: without it every `getelementptr` re-walked its source type).
+    /// Only grows: a type found sized stays sized.
+    sized: crate::util::fxhash::FxHashSet<Type>,
 }
 
 impl Default for TypeTable {
@@ -207,6 +211,7 @@ impl TypeTable {
             aliases: FxHashMap::default(),
             typed_pointers: false,
             opaque_mode: true,
+            sized: Default::default(),
             common: CommonTypes {
                 void: placeholder,
                 label: placeholder,
@@ -251,7 +256,19 @@ impl TypeTable {
             data: Vec::new(),
             map: FxHashMap::default(),
             named: FxHashMap::default(),
+            sized: Default::default(),
         }
+    }
+
+    /// Whether `t` was noted sized with [`TypeTable::note_sized`] (here or in the parent).
+    #[inline]
+    pub fn known_sized(&self, t: Type) -> bool {
+        self.sized.contains(&t) || self.parent.as_ref().is_some_and(|p| p.known_sized(t))
+    }
+
+    /// Remembers that `t` is sized.
+    pub fn note_sized(&mut self, t: Type) {
+        self.sized.insert(t);
     }
 
     /// The types every table has.

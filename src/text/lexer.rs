@@ -94,8 +94,8 @@ pub struct Token {
     pub end: u32,
 }
 
-/// The lexer state over one buffer.
-#[derive(Clone, Debug)]
+/// The lexer state over one buffer (small and `Copy`: the parser's lookahead copies it).
+#[derive(Clone, Copy, Debug)]
 pub struct Lexer<'a> {
     src: &'a [u8],
     pos: usize,
@@ -108,14 +108,52 @@ pub struct Lexer<'a> {
     pub last_comment_at: u32,
 }
 
-#[inline]
-fn is_label_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_')
+/// Byte classes, bits of [`CLASS`]: one table load answers "is this a label character?".
+const KW: u8 = 1; // [A-Za-z0-9_]: keyword characters
+const LABEL: u8 = 2; // [-A-Za-z0-9$._]: label and name characters
+const DIGIT: u8 = 4; // [0-9]
+const NAME_START: u8 = 8; // [-A-Za-z$._]
+const MD_NAME: u8 = 16; // [-A-Za-z0-9$._\\]: `!name` characters
+const BLANK: u8 = 32; // space, tab, newline, carriage return, NUL
+
+static CLASS: [u8; 256] = classes();
+
+const fn classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let alpha = c.is_ascii_alphabetic();
+        let digit = c.is_ascii_digit();
+        let punct = matches!(c, b'-' | b'$' | b'.' | b'_');
+        let mut k = 0;
+        if alpha || digit || c == b'_' {
+            k |= KW;
+        }
+        if alpha || digit || punct {
+            k |= LABEL | MD_NAME;
+        }
+        if digit {
+            k |= DIGIT;
+        }
+        if alpha || punct {
+            k |= NAME_START;
+        }
+        if c == b'\\' {
+            k |= MD_NAME;
+        }
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0) {
+            k |= BLANK;
+        }
+        t[i] = k;
+        i += 1;
+    }
+    t
 }
 
-#[inline]
-fn is_name_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || matches!(c, b'-' | b'$' | b'.' | b'_')
+#[inline(always)]
+fn is(c: u8, class: u8) -> bool {
+    CLASS[c as usize] & class != 0
 }
 
 impl<'a> Lexer<'a> {
@@ -150,6 +188,15 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The first position at or after `i` (at most the end) whose byte is not in `class`.
+    #[inline(always)]
+    fn scan(&self, i: usize, class: u8) -> usize {
+        match self.src[i..].iter().position(|&c| !is(c, class)) {
+            Some(p) => i + p,
+            None => self.src.len(),
+        }
+    }
+
     #[inline]
     fn tok(&self, kind: Tok, start: usize) -> Token {
         Token {
@@ -174,14 +221,14 @@ impl<'a> Lexer<'a> {
     /// The next token.
     pub fn next_token(&mut self) -> Token {
         loop {
-            let start = self.pos;
+            let start = self.scan(self.pos, BLANK);
             if start >= self.src.len() {
+                self.pos = start;
                 return self.tok(Tok::Eof, start);
             }
             let c = self.src[start];
-            self.pos += 1;
+            self.pos = start + 1;
             let kind = match c {
-                b' ' | b'\t' | b'\n' | b'\r' | 0 => continue,
                 b';' => {
                     self.comments += 1;
                     self.last_comment_at = start as u32;
@@ -273,17 +320,9 @@ impl<'a> Lexer<'a> {
     }
 
     /// If `[label chars]*:` starts at `i`, the position after the colon.
-    fn label_tail(&self, mut i: usize) -> Option<usize> {
-        loop {
-            let c = self.at(i);
-            if c == b':' {
-                return Some(i + 1);
-            }
-            if !is_label_char(c) {
-                return None;
-            }
-            i += 1;
-        }
+    fn label_tail(&self, i: usize) -> Option<usize> {
+        let end = self.scan(i.min(self.src.len()), LABEL);
+        (self.at(end) == b':').then_some(end + 1)
     }
 
     /// Reads a `"..."` body whose opening quote is just before `self.pos`; false at EOF.
@@ -301,13 +340,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn read_var_name(&mut self) -> bool {
-        if !is_name_start(self.at(self.pos)) {
+        if !is(self.at(self.pos), NAME_START) {
             return false;
         }
-        self.pos += 1;
-        while is_label_char(self.at(self.pos)) {
-            self.pos += 1;
-        }
+        self.pos = self.scan(self.pos + 1, LABEL);
         true
     }
 
@@ -315,9 +351,7 @@ impl<'a> Lexer<'a> {
         if !self.at(self.pos).is_ascii_digit() {
             return self.err(start, "expected top-level entity");
         }
-        while self.at(self.pos).is_ascii_digit() {
-            self.pos += 1;
-        }
+        self.pos = self.scan(self.pos, DIGIT);
         if parse_u32(&self.src[start + 1..self.pos]).is_none() {
             return self.err(start, "invalid value number (too large)!");
         }
@@ -379,51 +413,32 @@ impl<'a> Lexer<'a> {
 
     fn lex_exclaim(&mut self, start: usize) -> Token {
         let c = self.at(self.pos);
-        if c.is_ascii_alphabetic() || matches!(c, b'-' | b'$' | b'.' | b'_' | b'\\') {
-            self.pos += 1;
-            while {
-                let c = self.at(self.pos);
-                c.is_ascii_alphanumeric() || matches!(c, b'-' | b'$' | b'.' | b'_' | b'\\')
-            } {
-                self.pos += 1;
-            }
+        if is(c, MD_NAME) && !c.is_ascii_digit() {
+            self.pos = self.scan(self.pos + 1, MD_NAME);
             return self.tok(Tok::MetadataVar, start);
         }
         self.tok(Tok::Exclaim, start)
     }
 
     fn lex_identifier(&mut self, start: usize) -> Token {
-        // `start` holds the first letter; scan the whole label-character run.
-        let mut int_end: Option<usize> = if self.src[start] == b'i' {
-            None
-        } else {
-            Some(start + 1)
-        };
-        let mut kw_end: Option<usize> = None;
-        let mut i = start + 1;
-        while is_label_char(self.at(i)) {
-            let c = self.at(i);
-            if int_end.is_none() && !c.is_ascii_digit() {
-                int_end = Some(i);
-            }
-            if kw_end.is_none() && !c.is_ascii_alphanumeric() && c != b'_' {
-                kw_end = Some(i);
-            }
-            i += 1;
-        }
-        if self.at(i) == b':' {
-            self.pos = i + 1;
+        // `start` holds the first letter; the keyword is the longest `[A-Za-z0-9_]*` prefix
+        // of the label-character run, which is a label if a colon ends it.
+        let kw_end = self.scan(start + 1, KW);
+        let run_end = self.scan(kw_end, LABEL);
+        if self.at(run_end) == b':' {
+            self.pos = run_end + 1;
             return self.tok(Tok::LabelStr, start);
         }
-        let int_end = int_end.unwrap_or(i);
-        if int_end != start + 1 {
-            self.pos = int_end;
-            return match parse_u32(&self.src[start + 1..int_end]) {
-                Some(n) if (1..=(1 << 23)).contains(&n) => self.tok(Tok::IntType, start),
-                _ => self.err(start, "bitwidth for integer type out of range!"),
-            };
+        if self.src[start] == b'i' {
+            let int_end = self.scan(start + 1, DIGIT);
+            if int_end != start + 1 {
+                self.pos = int_end;
+                return match parse_u32(&self.src[start + 1..int_end]) {
+                    Some(n) if (1..=(1 << 23)).contains(&n) => self.tok(Tok::IntType, start),
+                    _ => self.err(start, "bitwidth for integer type out of range!"),
+                };
+            }
         }
-        let kw_end = kw_end.unwrap_or(i);
         self.pos = kw_end;
         let word = &self.src[start..kw_end];
         if word.len() > 3
@@ -450,9 +465,7 @@ impl<'a> Lexer<'a> {
             }
             return self.err(start, "expected top-level entity");
         }
-        while self.at(self.pos).is_ascii_digit() {
-            self.pos += 1;
-        }
+        self.pos = self.scan(self.pos, DIGIT);
         if first.is_ascii_digit() && self.at(self.pos) == b':' {
             self.pos += 1;
             if parse_u32(&self.src[start..self.pos - 1]).is_none() {
@@ -460,7 +473,7 @@ impl<'a> Lexer<'a> {
             }
             return self.tok(Tok::LabelId, start);
         }
-        if is_label_char(self.at(self.pos)) || self.at(self.pos) == b':' {
+        if is(self.at(self.pos), LABEL) || self.at(self.pos) == b':' {
             if let Some(end) = self.label_tail(self.pos) {
                 self.pos = end;
                 return self.tok(Tok::LabelStr, start);

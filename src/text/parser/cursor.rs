@@ -4,7 +4,10 @@
 //!
 //! Invariants: `tok` is always the next unconsumed token; `prev_end` is the end of the last
 //! consumed token; a lexer error is reported with the lexer's message, which (as in LLVM) wins
-//! over the parser's generic "expected ..." message at the same token.
+//! over the parser's generic "expected ..." message at the same token; a token looked at with
+//! [`Cursor::peek`] is lexed once (the lexer state after it is kept for the next bump).
+
+use std::cell::Cell;
 
 use super::super::lexer::{parse_u32, Lexer, Tok, Token};
 
@@ -31,6 +34,9 @@ pub struct Cursor<'a> {
     /// End of the last consumed token.
     pub prev_end: u32,
     depth: u32,
+    /// The token after `tok` and the lexer just past it, once [`Cursor::peek`] has read it
+    /// (so the next [`Cursor::bump`] does not lex it again).
+    peeked: Cell<Option<(Token, Lexer<'a>)>>,
 }
 
 impl<'a> Cursor<'a> {
@@ -44,11 +50,13 @@ impl<'a> Cursor<'a> {
             tok,
             prev_end: pos as u32,
             depth: 0,
+            peeked: Cell::new(None),
         }
     }
 
     /// Restarts at byte `pos`.
     pub fn seek(&mut self, pos: usize) {
+        self.peeked.set(None);
         self.lex.seek(pos);
         self.prev_end = pos as u32;
         self.tok = self.lex.next_token();
@@ -88,13 +96,25 @@ impl<'a> Cursor<'a> {
     pub fn bump(&mut self) -> Token {
         let t = self.tok;
         self.prev_end = t.end;
-        self.tok = self.lex.next_token();
+        self.tok = match self.peeked.take() {
+            Some((next, lex)) => {
+                self.lex = lex;
+                next
+            }
+            None => self.lex.next_token(),
+        };
         t
     }
 
     /// The token after the current one (without consuming anything).
     pub fn peek(&self) -> Token {
-        self.lex.clone().next_token()
+        if let Some((t, _)) = self.peeked.get() {
+            return t;
+        }
+        let mut lex = self.lex;
+        let t = lex.next_token();
+        self.peeked.set(Some((t, lex)));
+        t
     }
 
     /// Whether the current token is the keyword `kw`.

@@ -706,7 +706,7 @@ impl<'a> FuncReader<'a, '_> {
         }
         let at = self.c.at();
         let ty = parse_type(self)?;
-        if !sema::types_sized(&self.f.types, ty)
+        if !sema::types_sized(&mut self.f.types, ty)
             && !matches!(self.f.types.data(ty), TypeData::TargetExt(_))
         {
             return self.c.err_at(at, "Cannot allocate unsized type");

@@ -244,7 +244,7 @@ pub fn uses_opaque_pointers(src: &[u8]) -> bool {
             c.is_ascii_alphanumeric()
                 || matches!(c, b'_' | b'.' | b'$' | b'-' | b'%' | b'@' | b'"' | b'\\')
         };
-        if !ident(before) && !ident(after) {
+        if !ident(before) && !ident(after) && !in_string_or_comment(src, at) {
             return true;
         }
         i = at + 3;
@@ -252,8 +252,27 @@ pub fn uses_opaque_pointers(src: &[u8]) -> bool {
     false
 }
 
+/// Whether offset `at` is inside a quoted string or a `;` comment of its line (`c"Bad ptr
+/// map"` must not switch a typed-pointer module to `ptr`). LLVM never prints a raw newline
+/// inside a string, so quotes are counted from the line's start.
+fn in_string_or_comment(src: &[u8], at: usize) -> bool {
+    let line = src[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |p| p + 1);
+    let mut quoted = false;
+    for &c in &src[line..at] {
+        match c {
+            b'"' => quoted = !quoted,
+            b';' if !quoted => return true,
+            _ => {}
+        }
+    }
+    quoted
+}
+
 fn find(h: &[u8], n: &[u8]) -> Option<usize> {
-    h.windows(n.len()).position(|w| w == n)
+    crate::util::bytes::find_sub(h, n)
 }
 
 /// Reads the module-level entities of `src`.
@@ -919,9 +938,12 @@ impl<'a> ModuleReader<'a> {
 /// The offset just after the `}` matching the `{` at `open`, skipping strings and comments;
 /// the end of input if there is none (the body reader then reports where it breaks).
 pub fn skip_body(src: &[u8], open: usize) -> usize {
+    use crate::util::bytes::{find_any, find_byte};
     let mut depth = 0usize;
     let mut i = open;
-    while i < src.len() {
+    // Only these bytes matter; the scan jumps from one to the next.
+    while let Some(p) = find_any(&src[i..], [b'{', b'}', b'"', b';', b'/']) {
+        i += p;
         match src[i] {
             b'{' => depth += 1,
             b'}' => {
@@ -930,7 +952,7 @@ pub fn skip_body(src: &[u8], open: usize) -> usize {
                     return i + 1;
                 }
             }
-            b'"' => match src[i + 1..].iter().position(|&c| c == b'"') {
+            b'"' => match find_byte(&src[i + 1..], b'"') {
                 Some(p) => i += p + 1,
                 None => return src.len(),
             },
@@ -939,23 +961,7 @@ pub fn skip_body(src: &[u8], open: usize) -> usize {
                 None => return src.len(),
             },
             b'/' if src.get(i + 1) == Some(&b'*') => {
-                let mut d = 0usize;
-                while i < src.len() {
-                    if src[i] == b'/' && src.get(i + 1) == Some(&b'*') {
-                        d += 1;
-                        i += 2;
-                        continue;
-                    }
-                    if src[i] == b'*' && src.get(i + 1) == Some(&b'/') {
-                        d -= 1;
-                        i += 2;
-                        if d == 0 {
-                            break;
-                        }
-                        continue;
-                    }
-                    i += 1;
-                }
+                i = skip_c_comment(src, i);
                 continue;
             }
             _ => {}
@@ -963,6 +969,28 @@ pub fn skip_body(src: &[u8], open: usize) -> usize {
         i += 1;
     }
     src.len()
+}
+
+/// The offset after the nested `/* */` comment starting at `i` (the end if unterminated).
+fn skip_c_comment(src: &[u8], mut i: usize) -> usize {
+    let mut d = 0usize;
+    while i < src.len() {
+        if src[i] == b'/' && src.get(i + 1) == Some(&b'*') {
+            d += 1;
+            i += 2;
+            continue;
+        }
+        if src[i] == b'*' && src.get(i + 1) == Some(&b'/') {
+            d -= 1;
+            i += 2;
+            if d == 0 {
+                break;
+            }
+            continue;
+        }
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -981,5 +1009,11 @@ mod tests {
     fn opaque_pointer_detection() {
         assert!(uses_opaque_pointers(b"define ptr @f()"));
         assert!(!uses_opaque_pointers(b"define i8* @ptr(i32* %ptr.x)"));
+        assert!(!uses_opaque_pointers(
+            b"@s = constant [9 x i8] c\"a ptr b\\00\" ; ptr\n; ptr\n"
+        ));
+        assert!(uses_opaque_pointers(
+            b"@s = constant [1 x i8] c\"\\00\" ; x\n@p = global ptr null"
+        ));
     }
 }

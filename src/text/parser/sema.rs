@@ -199,8 +199,16 @@ pub fn gep_result(
 /// `Type::isSized`: a named struct is sized when its body is, and one that contains itself is
 /// not. Each named type is looked into once per call (`%T2 = type { %T1, %T1 }` chains stay
 /// linear): `open` holds those being looked into, `sized` those found sized.
-pub fn types_sized(types: &TypeTable, t: Type) -> bool {
-    sized_in(types, t, &mut (FxHashSet::default(), FxHashSet::default()))
+/// Results are memoized in the table ([`TypeTable::known_sized`]).
+pub fn types_sized(types: &mut TypeTable, t: Type) -> bool {
+    if types.known_sized(t) {
+        return true;
+    }
+    let r = sized_in(types, t, &mut (FxHashSet::default(), FxHashSet::default()));
+    if r {
+        types.note_sized(t);
+    }
+    r
 }
 
 fn sized_in(types: &TypeTable, t: Type, seen: &mut (FxHashSet<Type>, FxHashSet<Type>)) -> bool {
