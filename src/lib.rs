@@ -96,3 +96,8 @@ pub mod text;
 pub mod transform;
 pub mod util;
 pub mod verify;
+
+/// The Rust examples of README.md, run as doc tests so the README cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
