@@ -12,6 +12,10 @@
 //! Invariants and costs:
 //! - each block enters the queue at most once and is walked at most once: `O((V + E) log V)` per
 //!   call in the worst case, and far less when the definitions are few and local;
+//! - a walk does not enter a dominator subtree none of whose edges reaches a level at or above
+//!   the root's (a per-function table, computed once): without it a definition deep in a nest
+//!   of N loops walks the whole nest below it, so N such variables cost `O(N²)` — the blow-up
+//!   LLVM's mem2reg shows on `gen_scale.py nest`;
 //! - the scratch sets are generation-stamped arrays owned by the calculator, so a call costs
 //!   nothing proportional to the function's size: build one [`IdfCalculator`] per function and
 //!   reuse it for every variable;
@@ -73,6 +77,11 @@ pub struct IdfCalculator<'a> {
     walked: BlockMarks,
     heap: BinaryHeap<(u32, u32, Block)>,
     stack: Vec<Block>,
+    /// For each block, the least dominator-tree level of any CFG successor of any block in
+    /// its dominator subtree (`u32::MAX` for unreachable blocks): a walk from a root at level
+    /// `L` skips a subtree whose value exceeds `L`, since no edge leaving it can be a join edge
+    /// for that root or for any later (shallower) one.
+    min_join: Vec<u32>,
 }
 
 impl<'a> IdfCalculator<'a> {
@@ -87,6 +96,7 @@ impl<'a> IdfCalculator<'a> {
             walked: BlockMarks::new(n),
             heap: BinaryHeap::new(),
             stack: Vec::new(),
+            min_join: min_join_levels(cfg, dt),
         }
     }
 
@@ -141,7 +151,7 @@ impl<'a> IdfCalculator<'a> {
                     }
                 }
                 for &c in dt.children(x) {
-                    if self.walked.insert(c) {
+                    if self.min_join[c.index()] <= root_level && self.walked.insert(c) {
                         self.stack.push(c);
                     }
                 }
@@ -150,6 +160,22 @@ impl<'a> IdfCalculator<'a> {
         let cfg = self.cfg;
         out.sort_unstable_by_key(|&b| cfg.layout_position(b));
     }
+}
+
+/// [`IdfCalculator::min_join`]: bottom-up over the dominator tree, `O(blocks + edges)`.
+fn min_join_levels(cfg: &Cfg, dt: &DomTree) -> Vec<u32> {
+    let mut m = vec![u32::MAX; cfg.num_block_ids()];
+    for &b in dt.preorder().iter().rev() {
+        let mut v = u32::MAX;
+        for &s in cfg.succs(b) {
+            v = v.min(dt.level_raw(s));
+        }
+        for &c in dt.children(b) {
+            v = v.min(m[c.index()]);
+        }
+        m[b.index()] = v;
+    }
+    m
 }
 
 /// `DF⁺(defs)`, optionally restricted to `live_in`, sorted by layout position: a one-shot

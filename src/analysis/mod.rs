@@ -16,6 +16,7 @@
 //! | [`domtree`] | [`domtree::DomTree`] by Semi-NCA; CHK and naive as checks | Georgiadis; Cooper–Harvey–Kennedy (seed 03) |
 //! | [`frontier`] | dominance frontiers by the runner walk | CHK (seeds 03, 05) |
 //! | [`idf`] | iterated frontiers with a depth-keyed priority queue | Sreedhar–Gao, LLVM `IDFCalculator` |
+//! | [`live_bound`] | a superset of slot live-in blocks from dominance alone, `O(k log k)` | (ours; proof in the module) |
 //! | [`liveness`] | slot live-in blocks; per-value SSA liveness | LLVM `ComputeLiveInBlocks` (seed 04); Brandner et al. |
 //! | [`marks`] | block sets with O(1) reset, for per-variable work | — |
 //! | [`print`](mod@print) | `opt-19`'s `print<domtree>` / `print<domfrontier>` text | LLVM |
@@ -48,6 +49,7 @@ pub mod domtree;
 pub mod dot;
 pub mod frontier;
 pub mod idf;
+pub mod live_bound;
 pub mod liveness;
 pub mod marks;
 pub mod postorder;

@@ -188,6 +188,8 @@ fn parse_args(argv: Vec<String>) -> Parsed {
             _ => return usage_error(&format!("unknown option '{arg}'")),
         }
     }
+    // Remarks cost a use index per function that keeps a slot: only when they are written.
+    a.m2r.remarks = a.remarks_output.is_some();
     Parsed::Run(a)
 }
 

@@ -163,6 +163,13 @@ impl<'a> FuncBuilder<'a> {
         self.finish(Opcode::Phi, 0, Type::NONE, Some((ty, name)))
     }
 
+    /// An unplaced phi of type `ty` named `name` with no operands and no template yet: it must
+    /// get its incoming list ([`FuncBuilder::set_phi_incoming`], [`PhiWriter`]) before it is
+    /// printed. Costs no text: passes that place many phis and fill them later use it.
+    pub fn make_phi_shell(&mut self, ty: Type, name: Text) -> Inst {
+        self.finish(Opcode::Phi, 0, Type::NONE, Some((ty, name)))
+    }
+
     /// Replaces the incoming list of phi `inst`, writing `flags` (e.g. `"nsz "`) after `phi `.
     pub fn set_phi_incoming_flags(&mut self, inst: Inst, flags: &str, incoming: &[(Value, Block)]) {
         let ty = self.func.dfg.value_type(self.func.dfg.insts[inst].result);
@@ -398,4 +405,89 @@ pub fn define_function(m: &mut Module, name: &str, ret: Type, params: &[(Type, &
     let pieces = std::mem::take(&mut b.pieces);
     f.header = f.dfg.push_pieces(&pieces);
     m.push_function(f)
+}
+
+/// Writes the incoming lists of many phis of one function cheaply: the template texts
+/// (`phi T [ `, `, `, ` ], [ `, ` ]`) are added to the function's arena once and shared, and
+/// the scratch lists are reused, so a phi costs only its operand and piece pool entries.
+/// Invariant: the templates it writes print exactly as [`FuncBuilder::set_phi_incoming_flags`]'s.
+pub struct PhiWriter {
+    /// `phi [nsz ]T [ ` per (type, nsz).
+    prefixes: Vec<(Type, bool, Text)>,
+    sep: Text,
+    mid: Text,
+    end: Text,
+    pieces: Vec<Piece>,
+    values: Vec<Value>,
+    blocks: Vec<Block>,
+}
+
+impl PhiWriter {
+    /// A writer for phis of `func`.
+    pub fn new(func: &mut Function) -> Self {
+        let strings = &mut func.dfg.strings;
+        Self {
+            prefixes: Vec::new(),
+            sep: strings.add(b", "),
+            mid: strings.add(b" ], [ "),
+            end: strings.add(b" ]"),
+            pieces: Vec::new(),
+            values: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    fn prefix(&mut self, func: &mut Function, ty: Type, nsz: bool) -> Text {
+        if let Some(&(_, _, t)) = self.prefixes.iter().find(|&&(t, n, _)| t == ty && n == nsz) {
+            return t;
+        }
+        let mut buf = b"phi ".to_vec();
+        if nsz {
+            buf.extend_from_slice(b"nsz ");
+        }
+        func.types.write(&mut buf, ty);
+        buf.extend_from_slice(b" [ ");
+        let t = func.dfg.strings.add(&buf);
+        self.prefixes.push((ty, nsz, t));
+        t
+    }
+
+    /// Replaces the incoming list of phi `inst` (`nsz`: write that flag), keeping its
+    /// attachments.
+    pub fn set_incoming(
+        &mut self,
+        func: &mut Function,
+        inst: Inst,
+        nsz: bool,
+        incoming: &[(Value, Block)],
+    ) {
+        if incoming.is_empty() {
+            let flags = if nsz { "nsz " } else { "" };
+            FuncBuilder::new(func).set_phi_incoming_flags(inst, flags, incoming);
+            return;
+        }
+        let ty = func.dfg.value_type(func.dfg.insts[inst].result);
+        let first = self.prefix(func, ty, nsz);
+        self.pieces.clear();
+        self.values.clear();
+        self.blocks.clear();
+        for (i, &(v, b)) in incoming.iter().enumerate() {
+            self.pieces
+                .push(Piece::Text(if i == 0 { first } else { self.mid }));
+            self.pieces.push(Piece::Value(i as u32));
+            self.pieces.push(Piece::Text(self.sep));
+            self.pieces.push(Piece::Block(i as u32));
+            self.values.push(v);
+            self.blocks.push(b);
+        }
+        self.pieces.push(Piece::Text(self.end));
+        let dfg = &mut func.dfg;
+        let d = InstData {
+            values: dfg.push_values(&self.values),
+            blocks: dfg.push_blocks(&self.blocks),
+            pieces: dfg.push_pieces(&self.pieces),
+            ..dfg.insts[inst]
+        };
+        dfg.insts[inst] = d;
+    }
 }

@@ -142,7 +142,7 @@ impl Numbering {
 
 /// Appends the decimal digits of `n`.
 #[inline]
-fn write_u32(out: &mut Vec<u8>, mut n: u32) {
+pub(crate) fn write_u32(out: &mut Vec<u8>, mut n: u32) {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
     loop {

@@ -20,6 +20,7 @@
 
 pub mod debug_info;
 pub mod edit;
+pub mod explain;
 pub mod names;
 pub mod promotable;
 pub mod rename;
@@ -65,6 +66,10 @@ pub struct Options {
     pub promote_non_entry: bool,
     /// Collect a readable explanation of every slot.
     pub explain: bool,
+    /// Collect a [`Remark`] (with the blocking use) for every scalar slot left in memory. It
+    /// costs a use index and a numbering of each function that keeps a slot; without it only
+    /// [`Stats::not_promoted`] is counted.
+    pub remarks: bool,
 }
 
 impl Default for Options {
@@ -75,6 +80,7 @@ impl Default for Options {
             phi_copy_limit: None,
             promote_non_entry: true,
             explain: false,
+            remarks: true,
         }
     }
 }
@@ -154,6 +160,8 @@ pub(crate) struct Promoter<'f, 'm> {
     /// Position of each placed instruction within its block (this round).
     pub pos: Vec<u32>,
     pub explain: String,
+    /// The input's numbering of values and blocks (with [`Options::explain`]).
+    pub input_names: Option<crate::text::printer::Numbering>,
 }
 
 impl Promoter<'_, '_> {
@@ -166,6 +174,13 @@ impl Promoter<'_, '_> {
                 self.pos[i.index()] = k as u32;
             }
         }
+    }
+
+    /// The input function's numbering (only with [`Options::explain`]).
+    pub fn input_names(&self) -> &crate::text::printer::Numbering {
+        self.input_names
+            .as_ref()
+            .expect("numbered at the start when explaining")
     }
 
     /// The name table, built on first use.
@@ -202,6 +217,9 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     let source = func.source.clone();
     let cfg = Cfg::compute(func);
     let dt = DomTree::compute(&cfg);
+    let input_names = opts
+        .explain
+        .then(|| crate::text::printer::Numbering::compute(func));
     let default_dl = crate::ir::datalayout::DataLayout::default();
     let dl = ctx.map_or(&default_dl, |c| &c.dl);
     let mut p = Promoter {
@@ -218,6 +236,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         names: None,
         pos: Vec::new(),
         explain: String::new(),
+        input_names,
     };
     let mut rounds = 0;
     loop {
@@ -287,9 +306,6 @@ fn within_size(p: &Promoter<'_, '_>, a: Inst) -> bool {
 
 /// Remarks for the slots left in memory (scalars only).
 fn remarks_for_remaining(p: &mut Promoter<'_, '_>, report: &mut Report) {
-    let uses = uses::UseIndex::compute(p.f);
-    let num = crate::text::printer::Numbering::compute(p.f);
-    let fname = p.f.name_str();
     let mut remaining = Vec::new();
     for b in p.f.layout.blocks() {
         for i in p.f.layout.block_insts(b) {
@@ -298,6 +314,13 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, report: &mut Report) {
             }
         }
     }
+    if remaining.is_empty() || !(p.opts.remarks || p.opts.explain) {
+        p.stats.not_promoted += remaining.len() as u64;
+        return;
+    }
+    let uses = uses::UseIndex::compute(p.f);
+    let num = crate::text::printer::Numbering::compute(p.f);
+    let fname = p.f.name_str();
     for a in remaining {
         p.stats.not_promoted += 1;
         let slot = num.value_ref(p.f, p.f.dfg.insts[a].result);

@@ -13,6 +13,12 @@
 //! a block's changes when its subtree is done. The value at the end of a block is the same
 //! as LLVM's (it is the last definition on the tree path, which LLVM also uses), so the
 //! phis, their operands and their order are the same — in `O(blocks + edges + instructions)`.
+//!
+//! With `prune`, the phis given are candidates (a superset of LLVM's pruned set, see
+//! `analysis::live_bound`): a phi is kept when a load is replaced by it or a kept phi takes it
+//! as an operand, which are exactly the phis at blocks where the slot is live on entry. The
+//! rest are reported dead before any operand, location or debug value is attached to them,
+//! so what the kept phis get is what LLVM's would.
 
 use super::debug_info::{self, Loc};
 use super::slots::{phis_by_block, remove_store, replace_load, NewPhi, Slot};
@@ -91,11 +97,16 @@ impl SlotLookup {
     }
 }
 
-/// The walk's state: each slot's current value and location, and the undo log.
+/// The walk's state: each slot's current value and location, and the undo log; which phis
+/// loads were replaced by.
 struct State {
     cur: Vec<Value>,
     loc: Vec<Loc>,
     undo: Vec<(u32, Value, Loc)>,
+    /// The phi (index) each new phi's result belongs to (`u32::MAX`: not a new phi).
+    phi_of: SecondaryMap<Value, u32>,
+    /// Phis some load was replaced by.
+    used: Vec<bool>,
 }
 
 impl State {
@@ -118,7 +129,13 @@ impl State {
 }
 
 /// Renames every load and store of `slots` and fills the `phis`' incoming lists and locations.
-pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut [NewPhi]) {
+/// With `prune`, only live phis get them; returns which phis are live (all without `prune`).
+pub(crate) fn run(
+    p: &mut Promoter<'_, '_>,
+    slots: &[Slot],
+    phis: &mut [NewPhi],
+    prune: bool,
+) -> Vec<bool> {
     let by_block = phis_by_block(phis);
     let mut lookup = SlotLookup {
         of: SecondaryMap::with_default(u32::MAX),
@@ -134,7 +151,14 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut [NewPhi])
         cur: slots.iter().map(|s| p.f.dfg.undef(s.ty)).collect(),
         loc: vec![None; slots.len()],
         undo: Vec::new(),
+        phi_of: SecondaryMap::with_default(u32::MAX),
+        used: vec![!prune; phis.len()],
     };
+    if prune {
+        for (k, ph) in phis.iter().enumerate() {
+            st.phi_of[p.f.dfg.insts[ph.inst].result] = k as u32;
+        }
+    }
     // Values (and locations) at the end of each predecessor of a phi block.
     let mut ends: FxHashMap<(Block, Block), usize> = FxHashMap::default();
     let mut end_vals: Vec<(Value, Loc)> = Vec::new();
@@ -170,7 +194,62 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut [NewPhi])
         }
         anc.push((b, mark));
     }
-    apply_events(p, slots, phis, &by_block, &trav.events, &ends, &end_vals);
+    let live = if prune {
+        live_phis(p.cfg, phis, &by_block, &st, &ends, &end_vals)
+    } else {
+        st.used
+    };
+    apply_events(
+        p,
+        slots,
+        phis,
+        &live,
+        &by_block,
+        &trav.events,
+        &ends,
+        &end_vals,
+    );
+    live
+}
+
+/// The phis a load was replaced by, and, transitively, the phis kept phis take as operands.
+fn live_phis(
+    cfg: &Cfg,
+    phis: &[NewPhi],
+    by_block: &SecondaryMap<Block, Vec<u32>>,
+    st: &State,
+    ends: &FxHashMap<(Block, Block), usize>,
+    end_vals: &[(Value, Loc)],
+) -> Vec<bool> {
+    // Each phi's position in its block's list (its column in `end_vals`).
+    let mut col = vec![u32::MAX; phis.len()];
+    for ph in phis {
+        let list = &by_block[ph.block];
+        if col[list[0] as usize] == u32::MAX {
+            for (j, &x) in list.iter().enumerate() {
+                col[x as usize] = j as u32;
+            }
+        }
+    }
+    let mut live = st.used.clone();
+    let mut work: Vec<u32> = (0..phis.len() as u32)
+        .filter(|&k| live[k as usize])
+        .collect();
+    while let Some(k) = work.pop() {
+        let b = phis[k as usize].block;
+        let j = col[k as usize] as usize;
+        for &pred in cfg.preds(b) {
+            let Some(&off) = ends.get(&(b, pred)) else {
+                continue;
+            };
+            let q = st.phi_of[end_vals[off + j].0];
+            if q != u32::MAX && !live[q as usize] {
+                live[q as usize] = true;
+                work.push(q);
+            }
+        }
+    }
+    live
 }
 
 fn rename_inst(
@@ -185,6 +264,10 @@ fn rename_inst(
             let ptr = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
             if let Some(k) = lookup.get(ptr) {
                 let v = st.cur[k as usize];
+                let q = st.phi_of[v];
+                if q != u32::MAX {
+                    st.used[q as usize] = true;
+                }
                 replace_load(p, i, v);
             }
         }
@@ -221,10 +304,12 @@ fn store_loc(p: &Promoter<'_, '_>, store: Inst) -> Loc {
 
 /// Appends incoming values in LLVM's order, merges phi locations, and converts declares at
 /// each phi block's first edge.
+#[allow(clippy::too_many_arguments)]
 fn apply_events(
     p: &mut Promoter<'_, '_>,
     slots: &[Slot],
     phis: &mut [NewPhi],
+    live: &[bool],
     by_block: &SecondaryMap<Block, Vec<u32>>,
     events: &[(Block, Block, u32)],
     ends: &FxHashMap<(Block, Block), usize>,
@@ -236,6 +321,9 @@ fn apply_events(
             continue;
         };
         for (j, &k) in by_block[succ].iter().enumerate() {
+            if !live[k as usize] {
+                continue;
+            }
             let (v, loc) = end_vals[off + j];
             let ph = &mut phis[k as usize];
             let merged = if ph.incoming.is_empty() {
@@ -245,6 +333,9 @@ fn apply_events(
                 debug_info::merge(p.f, &p.md, old, loc)
             };
             let ph = &mut phis[k as usize];
+            if ph.incoming.is_empty() {
+                ph.incoming.reserve_exact(p.cfg.preds(succ).len());
+            }
             ph.loc = merged;
             for _ in 0..n {
                 ph.incoming.push((v, pred));
@@ -252,7 +343,7 @@ fn apply_events(
         }
         if !converted[succ] {
             converted[succ] = true;
-            for &k in &by_block[succ] {
+            for &k in by_block[succ].iter().filter(|&&k| live[k as usize]) {
                 let ph = &phis[k as usize];
                 let s = &slots[ph.slot as usize];
                 for d in &s.dbg {

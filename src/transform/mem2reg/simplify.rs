@@ -13,10 +13,9 @@
 
 use super::slots::{NewPhi, Slot};
 use super::Promoter;
-use crate::ir::builder::CallPart;
+use crate::ir::builder::{CallPart, PhiWriter};
 use crate::ir::dfg::ValueDef;
 use crate::ir::{flags, param_flags, Block, FuncBuilder, Inst, Opcode, Text, TypeData, Value};
-use crate::util::fxhash::FxHashMap;
 
 /// Whether `v` is `undef` (not poison).
 fn is_undef(p: &Promoter<'_, '_>, v: Value) -> bool {
@@ -123,25 +122,72 @@ fn value_dominates_block(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
     p.dt.strictly_dominates(d, b)
 }
 
+/// For each new phi's result, the new phis that take it as an operand (compressed rows: one
+/// allocation for all of them).
+struct PhiUsers {
+    /// Each result's phi index (`u32::MAX`: not a new phi).
+    index: crate::entity::SecondaryMap<Value, u32>,
+    /// Row `k` is `users[start[k]..start[k + 1]]`.
+    start: Vec<u32>,
+    users: Vec<u32>,
+}
+
+impl PhiUsers {
+    fn compute(p: &Promoter<'_, '_>, phis: &[NewPhi]) -> Self {
+        let mut index = crate::entity::SecondaryMap::with_default(u32::MAX);
+        for (k, ph) in phis.iter().enumerate() {
+            index[p.f.dfg.insts[ph.inst].result] = k as u32;
+        }
+        fn operand_phis<'a>(
+            p: &'a Promoter<'_, '_>,
+            index: &'a crate::entity::SecondaryMap<Value, u32>,
+            ph: &'a NewPhi,
+        ) -> impl Iterator<Item = u32> + 'a {
+            ph.incoming
+                .iter()
+                .map(|&(v, _)| index[p.f.dfg.resolve(v)])
+                .filter(|&q| q != u32::MAX)
+        }
+        let mut start = vec![0u32; phis.len() + 1];
+        for ph in phis {
+            for q in operand_phis(p, &index, ph) {
+                start[q as usize + 1] += 1;
+            }
+        }
+        for k in 0..phis.len() {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut users = vec![0u32; start[phis.len()] as usize];
+        for (k, ph) in phis.iter().enumerate() {
+            for q in operand_phis(p, &index, ph) {
+                users[fill[q as usize] as usize] = k as u32;
+                fill[q as usize] += 1;
+            }
+        }
+        Self {
+            index,
+            start,
+            users,
+        }
+    }
+
+    /// The phis using `r` (empty if `r` is not a new phi's result).
+    fn of(&self, r: Value) -> &[u32] {
+        match self.index[r] {
+            u32::MAX => &[],
+            k => &self.users[self.start[k as usize] as usize..self.start[k as usize + 1] as usize],
+        }
+    }
+}
+
 /// Folds trivial phis, then writes out the others (poison for unreachable predecessors,
 /// `nsz` where the function asks for it, merged locations).
 pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
     let _ = slots;
     let n = phis.len();
     let mut alive = vec![true; n];
-    let mut users: FxHashMap<Value, Vec<u32>> = FxHashMap::default();
-    for (k, ph) in phis.iter().enumerate() {
-        for &(v, _) in &ph.incoming {
-            let v = p.f.dfg.resolve(v);
-            if p.f
-                .dfg
-                .value_inst(v)
-                .is_some_and(|i| p.f.dfg.opcode(i) == Opcode::Phi)
-            {
-                users.entry(v).or_default().push(k as u32);
-            }
-        }
-    }
+    let users = PhiUsers::compute(p, &phis);
     let mut work: Vec<u32> = (0..n as u32).rev().collect();
     let mut queued = vec![true; n];
     while let Some(k) = work.pop() {
@@ -157,7 +203,7 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
             if p.f.dfg.resolve(v) != r {
                 p.f.dfg.replace_all_uses(r, v);
             }
-            for &j in users.get(&r).map_or(&[][..], |u| u) {
+            for &j in users.of(r) {
                 if alive[j as usize] && !queued[j as usize] {
                     queued[j as usize] = true;
                     work.push(j);
@@ -166,16 +212,17 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
         }
     }
     let dbg = p.f.dfg.strings.add(b"dbg");
+    let mut w = PhiWriter::new(p.f);
     for (k, ph) in phis.into_iter().enumerate() {
         if alive[k] {
-            write_phi(p, ph, dbg);
+            write_phi(p, &mut w, ph, dbg);
             p.stats.phis_inserted += 1;
         }
     }
 }
 
 /// Writes phi `ph`'s template, adding `poison` for predecessors the walk never reached.
-fn write_phi(p: &mut Promoter<'_, '_>, ph: NewPhi, dbg: Text) {
+fn write_phi(p: &mut Promoter<'_, '_>, w: &mut PhiWriter, ph: NewPhi, dbg: Text) {
     let mut incoming: Vec<(Value, Block)> = ph
         .incoming
         .iter()
@@ -198,7 +245,7 @@ fn write_phi(p: &mut Promoter<'_, '_>, ph: NewPhi, dbg: Text) {
     }
     let ty = p.f.dfg.value_type(p.f.dfg.insts[ph.inst].result);
     let nsz = p.f.no_signed_zeros && is_fp_like(p, ty);
-    FuncBuilder::new(p.f).set_phi_incoming_flags(ph.inst, if nsz { "nsz " } else { "" }, &incoming);
+    w.set_incoming(p.f, ph.inst, nsz, &incoming);
     if let Some(l) = ph.loc {
         p.f.dfg.set_attachments(ph.inst, &[(dbg, l)]);
     }

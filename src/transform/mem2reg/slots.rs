@@ -16,9 +16,10 @@ use super::edit::{self, erase};
 use super::uses::UseIndex;
 use super::Promoter;
 use crate::analysis::idf::IdfCalculator;
+use crate::analysis::live_bound::{LiveBound, LiveBoundIn};
 use crate::analysis::liveness::LiveInCalculator;
 use crate::entity::{EntityRef, SecondaryMap};
-use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Type, Value};
+use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
 use crate::util::fxhash::FxHashMap;
 
 /// A slot being promoted.
@@ -74,17 +75,20 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
         let fast = p.opts.flavour == super::Flavour::Pruned;
         let done = if s.loads.is_empty() && s.stores.is_empty() {
             delete_dead(p, s);
-            true
+            Some("no loads or stores (deleted)")
         } else if fast && s.stores.len() == 1 && single_store(p, s) {
             p.stats.single_store += 1;
-            true
+            Some("one store, dominating every load (loads take the stored value)")
         } else if fast && one_block(p, s) && single_block(p, s) {
             p.stats.single_block += 1;
-            true
+            Some("used in one block only (loads take the nearest store above)")
         } else {
-            false
+            None
         };
-        if done {
+        if let Some(what) = done {
+            if p.opts.explain {
+                super::explain::fast_path(p, &slots[i], what);
+            }
             p.stats.promoted += 1;
             slots.swap_remove(i);
             continue;
@@ -96,7 +100,11 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
         return;
     }
     apply_phi_budget(p, &mut slots, &mut phis);
-    super::rename::run(p, &slots, &mut phis);
+    let bounded = placement(p) == Placement::Bounded;
+    let live = super::rename::run(p, &slots, &mut phis, bounded);
+    if bounded {
+        keep_live_phis(p, &slots, &mut phis, &live);
+    }
     finish_slots(p, &slots);
     super::simplify::run(p, &slots, phis);
 }
@@ -360,15 +368,30 @@ fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
     true
 }
 
-/// Places the slot's phis (pruned by liveness unless another flavour is asked for).
-fn place_phis(
-    p: &mut Promoter<'_, '_>,
-    idf: &mut IdfCalculator<'_>,
-    live: &mut LiveInCalculator<'_>,
-    s: &Slot,
-    slot: u32,
-    phis: &mut Vec<NewPhi>,
-) {
+/// How phis are placed this round.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Placement {
+    /// Candidates bounded by [`LiveBound`], the dead ones removed after renaming, names given
+    /// afterwards (the default: near-linear, LLVM's pruned result).
+    Bounded,
+    /// Exact live-in sets first (LLVM's own method; quadratic on deep loop nests): when the
+    /// phi-copy budget needs the final phis before renaming.
+    Exact,
+    /// No liveness: semi-pruned or minimal SSA.
+    Unpruned,
+}
+
+fn placement(p: &Promoter<'_, '_>) -> Placement {
+    match p.opts.flavour {
+        super::Flavour::Pruned if p.opts.phi_copy_limit.is_some() => Placement::Exact,
+        super::Flavour::Pruned => Placement::Bounded,
+        _ => Placement::Unpruned,
+    }
+}
+
+/// The slot's definition blocks (stores; its own block when outside the entry) and the
+/// blocks that load it before any store, each in first-seen order.
+fn defs_and_uses(p: &Promoter<'_, '_>, s: &Slot) -> (Vec<Block>, Vec<Block>) {
     let mut first_store: FxHashMap<Block, u32> = FxHashMap::default();
     let mut defs = Vec::new();
     for &st in &s.stores {
@@ -403,23 +426,51 @@ fn place_phis(
         .into_iter()
         .filter(|b| first_store.get(b).map_or(true, |&sp| first_load[b] < sp))
         .collect();
+    (defs, ubd)
+}
+
+/// Places the slot's phis (see [`Placement`]).
+fn place_phis(
+    p: &mut Promoter<'_, '_>,
+    idf: &mut IdfCalculator<'_>,
+    live: &mut LiveInCalculator<'_>,
+    s: &Slot,
+    slot: u32,
+    phis: &mut Vec<NewPhi>,
+) {
+    let (defs, ubd) = defs_and_uses(p, s);
+    let mode = placement(p);
     let mut blocks = Vec::new();
-    match p.opts.flavour {
-        super::Flavour::Pruned => {
+    match mode {
+        Placement::Bounded => {
+            let bound = LiveBound::compute(p.dt, &defs, &ubd);
+            let set = LiveBoundIn {
+                bound: &bound,
+                dt: p.dt,
+            };
+            idf.compute_pruned(&defs, &set, &mut blocks);
+        }
+        Placement::Exact => {
             let mut order = Vec::new();
             let set = live.compute(&defs, &ubd, &mut order);
             idf.compute_pruned(&defs, set, &mut blocks);
         }
-        super::Flavour::SemiPruned if ubd.is_empty() => {}
-        _ => idf.compute(&defs, &mut blocks),
+        Placement::Unpruned if p.opts.flavour == super::Flavour::SemiPruned && ubd.is_empty() => {}
+        Placement::Unpruned => idf.compute(&defs, &mut blocks),
+    }
+    if p.opts.explain {
+        super::explain::slot_placement(p, idf, live, s, &defs, &ubd);
     }
     for (version, &b) in blocks.iter().enumerate() {
-        let mut base = s.name.clone();
-        base.push(b'.');
-        base.extend_from_slice(version.to_string().as_bytes());
-        let name = p.names().create(&base);
-        let text = super::names::name_text(p.f, &name);
-        let inst = FuncBuilder::new(p.f).make_phi(s.ty, &[], text);
+        let text = if mode == Placement::Bounded {
+            let k = phis.len() as u32;
+            p.names().defer_phi(k);
+            Text::NONE
+        } else {
+            let name = p.names().create(&phi_base(s, version as u32));
+            super::names::name_text(p.f, &name)
+        };
+        let inst = FuncBuilder::new(p.f).make_phi_shell(s.ty, text);
         p.f.layout.prepend_inst(inst, b);
         phis.push(NewPhi {
             inst,
@@ -429,6 +480,56 @@ fn place_phis(
             loc: None,
         });
     }
+}
+
+/// `<slot name>.<version>`.
+fn phi_base(s: &Slot, version: u32) -> Vec<u8> {
+    let mut base = Vec::new();
+    write_phi_base(s, version, &mut base);
+    base
+}
+
+fn write_phi_base(s: &Slot, version: u32, out: &mut Vec<u8>) {
+    out.extend_from_slice(&s.name);
+    out.push(b'.');
+    crate::text::printer::write_u32(out, version);
+}
+
+/// After a bounded placement: removes the dead candidate phis and names the others as LLVM
+/// would have named them (versions count the kept phis of each slot, in placement order).
+fn keep_live_phis(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut Vec<NewPhi>, live: &[bool]) {
+    let mut version = vec![0u32; slots.len()];
+    p.names();
+    let mut table = p.names.take().expect("built above");
+    let f = &mut *p.f;
+    let mut quoted = Vec::new();
+    table.replay(
+        |k, buf| {
+            let k = k as usize;
+            if live[k] {
+                let sl = phis[k].slot as usize;
+                write_phi_base(&slots[sl], version[sl], buf);
+                version[sl] += 1;
+            }
+            live[k]
+        },
+        |k, name| {
+            quoted.clear();
+            crate::text::names::write_name(&mut quoted, b'%', name);
+            let text = f.dfg.strings.add(&quoted[1..]);
+            let r = f.dfg.insts[phis[k as usize].inst].result;
+            f.dfg.values[r].name = text;
+        },
+    );
+    p.names = Some(table);
+    let mut k = 0;
+    phis.retain(|ph| {
+        k += 1;
+        if !live[k - 1] {
+            p.f.layout.remove_inst(ph.inst);
+        }
+        live[k - 1]
+    });
 }
 
 /// Seed 02's budget: while the estimated copies (phi operands) exceed the limit, leave the
