@@ -6,7 +6,8 @@
 //! Re-bless after an intended change: `BLESS=1 cargo test --test filetests`, then review the
 //! diff of the `.out` files like any code change. A missing `.out` is an error unless blessing.
 //! When `opt-19` is installed, every successful output is also checked with
-//! `opt-19 -passes=verify` (typed-pointer outputs with `opt-14`).
+//! `opt-19 -passes=verify` (typed-pointer outputs with `opt-14`), and a file with a
+//! `; SAME-AS-OPT: -passes=...` line must give the module opt gives (see `same_as_opt`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -67,6 +68,56 @@ fn typed_pointers(ir: &str) -> bool {
     star
 }
 
+/// For a file with a `; SAME-AS-OPT: ARGS` line: `opt -S` of our output must equal what
+/// `opt ARGS -S` makes of the input (the ModuleID and source_filename lines aside), so the
+/// claim "the same as LLVM" is checked on every run, not once when the test was written.
+fn same_as_opt(path: &Path, text: &str, ours: &str, opt: &str) -> Option<String> {
+    let opt_args: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("; SAME-AS-OPT:"))?
+        .split_whitespace()
+        .collect();
+    let tmp = std::env::temp_dir().join(format!(
+        "filetest-{}-{}-ours.ll",
+        std::process::id(),
+        path.file_stem().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&tmp, ours).unwrap();
+    let run = |args: &[&str], file: &Path| {
+        let o = Command::new(opt)
+            .args(args)
+            .arg("-S")
+            .arg(file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let kept: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("; ModuleID") && !l.starts_with("source_filename"))
+            .collect();
+        (o.status.success(), kept.join("\n"), o.stderr)
+    };
+    let (ok_ours, ours_by_opt, err_ours) = run(&[], &tmp);
+    let (ok_ref, reference, err_ref) = run(&opt_args, path);
+    let _ = std::fs::remove_file(&tmp);
+    if !ok_ours || !ok_ref {
+        return Some(format!(
+            "{}: SAME-AS-OPT: {opt} failed:\n{}{}",
+            path.display(),
+            String::from_utf8_lossy(&err_ours),
+            String::from_utf8_lossy(&err_ref)
+        ));
+    }
+    (ours_by_opt != reference).then(|| {
+        format!(
+            "{}: `{opt} -S` of our output differs from `{opt} {} -S` of the input\n\
+             --- {opt}'s\n{reference}\n--- ours, printed by {opt}\n{ours_by_opt}",
+            path.display(),
+            opt_args.join(" ")
+        )
+    })
+}
+
 /// Runs one filetest; returns a description of the mismatch, if any.
 fn run_one(path: &Path, bless: bool) -> Option<String> {
     let text = std::fs::read_to_string(path).unwrap();
@@ -112,6 +163,9 @@ fn run_one(path: &Path, bless: bool) -> Option<String> {
                     path.display(),
                     String::from_utf8_lossy(&v.stderr)
                 ));
+            }
+            if let Some(e) = same_as_opt(path, &text, &got, opt) {
+                return Some(e);
             }
         } else if std::env::var("CI").is_ok_and(|v| v == "true") {
             return Some(format!("{opt} is not installed (required under CI=true)"));

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Slots nobody reads. @unused: an alloca with no users is deleted. @lifetime_only: its only
 ; users are lifetime markers, which go first, then the slot. @store_only: stored twice, never
 ; loaded: both stores and the slot go, the stored computation stays (dead code is not

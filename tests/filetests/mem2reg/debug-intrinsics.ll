@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Debug info as intrinsic calls (`call void @llvm.dbg.declare(metadata ptr ...)`, what clang
 ; wrote before LLVM 19; the same function as debug-records.ll). The output keeps the input's
 ; form: `call void @llvm.dbg.value(metadata i32 ...)` after each store and after the phi.

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Debug info as debug records (`#dbg_declare`, what clang-19 -g writes; this is
 ; clang-19 -g -O0 -Xclang -disable-O0-optnone -fno-discard-value-names -fno-ident output of
 ; `int clamp(int x, int lo) { int r = x; if (r < lo) r = lo; return r; }`, directory "."). The

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Seed 03's `fib`: a while loop and an early return. Phis go at the iterated dominance frontier
 ; of each slot's stores, pruned to where the slot is live: %while.cond gets phis for %a, %b
 ; and %i (stored in the loop, read around it) but not for %c (overwritten before every read);

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Uses that do not block promotion because they can go (LLVM's onlyUsedByLifetimeMarkers-
 ; OrDroppableInsts and removeIntrinsicUsers): lifetime markers, on the slot or on an all-zero
 ; GEP of it, are deleted with that GEP; an llvm.assume whose operand bundle names the slot is

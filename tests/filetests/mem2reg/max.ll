@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Seed 03's `max` as clang-19 -O0 -Xclang -disable-O0-optnone -fno-discard-value-names writes it
 ; (examples/max.ll). %a.addr and %b.addr have one store each that dominates every load: the
 ; single-store fast path replaces the loads by %a and %b. %result is stored in two blocks and

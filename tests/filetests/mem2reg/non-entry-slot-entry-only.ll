@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg --entry-only
+; SAME-AS-OPT: -passes=mem2reg
 ; The input of non-entry-slot.ll with --entry-only: only entry-block allocas are candidates,
 ; as in LLVM, so %tmp stays in memory. Same output as opt-19 -passes=mem2reg -S.
 define i32 @f(i32 %n) {

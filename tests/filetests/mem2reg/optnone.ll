@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; A function marked optnone (what clang -O0 writes without -Xclang -disable-O0-optnone) is
 ; left alone, slots and all, as opt's pass manager skips it; the other function is promoted.
 ; Same output as opt-19 -passes=mem2reg -S.

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Phi names, as LLVM makes them: the slot's name, a dot and a counter per slot, in the order
 ; the phis are placed (%x.0, %x.1). When the name is taken (%y.0 exists already) the next free
 ; numbered one is used (%y.01). An unnamed slot (%0) gives phis named %.0. Same output as

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; The single-block fast path (LLVM's promoteSingleBlockAlloca): every load and store of the
 ; slot in one block, swept in order; each load takes the closest store above it.
 ; @sweep: the slot is stored three times; the load before the first store reads undef.

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; The single-store fast path (LLVM's rewriteSingleStoreAlloca): a slot with one store whose
 ; value reaches every load is rewritten without phis.
 ; @dominating: the store dominates both loads, in other blocks and in its own block after it.

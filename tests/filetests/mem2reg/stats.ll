@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg --stats
+; SAME-AS-OPT: -passes=mem2reg
 ; STDERR
 ; --stats: the statistics table in opt's -stats layout, on stderr after the module (Debian's
 ; opt-19 is built without statistics, so there is nothing of LLVM's to compare it with; the

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; Typed pointers (`i32*`), as clang-14 writes: the clamp function of debug-records.ll by
 ; clang-14 -g -O0 -Xclang -disable-O0-optnone -fno-discard-value-names -fno-ident (directory
 ; "."), and @lifetime_cast: a slot whose lifetime markers take it through a bitcast to i8*, as

@@ -1,4 +1,5 @@
 ; ARGS: --passes=mem2reg
+; SAME-AS-OPT: -passes=mem2reg
 ; What a load reads where nothing was stored, and what a phi gets from a block that never runs.
 ; @read_before_write: on the edge from %entry nothing was stored yet: the phi at %join takes
 ; undef there (LLVM's choice: the slot's initial content is undef, not poison).
