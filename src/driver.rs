@@ -68,6 +68,7 @@ pub struct JobReport {
 
 /// One function's finished work.
 struct Done {
+    facts: reader::module_end::BodyFacts,
     text: Vec<u8>,
     new_md: Vec<Vec<u8>>,
     needs_decls: Vec<&'static str>,
@@ -79,8 +80,9 @@ struct Done {
 
 /// Why one function failed.
 enum Fail {
-    /// A parse error: if it is the first function to fail, it is the job's error.
-    Parse(reader::cursor::Perr),
+    /// A parse error (with what the body showed up to it), ranked against the module's
+    /// other errors as a sequential reader would (see [`reader::module_end`]).
+    Parse(reader::cursor::Perr, reader::module_end::BodyFacts),
     /// Verifier or pass errors: a later function's parse error would still come first.
     Other,
     /// The worker panicked (a bug): re-raised on the calling thread once workers stop.
@@ -118,7 +120,11 @@ fn run_on_big_stack(
 /// Reads, changes and prints function `i`.
 fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> Result<Done, Fail> {
     let t = Instant::now();
-    let mut f = reader::function::read_function(source, ctx, i).map_err(Fail::Parse)?;
+    let (f, facts) = reader::function::read_function(source, ctx, i);
+    let mut f = match f {
+        Ok(f) => f,
+        Err(e) => return Err(Fail::Parse(e, facts)),
+    };
     let read = t.elapsed();
     let t = Instant::now();
     if opts.verify_input {
@@ -140,6 +146,7 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
     }
     let print = t.elapsed();
     Ok(Done {
+        facts,
         text,
         new_md: std::mem::take(&mut f.new_md),
         needs_decls: std::mem::take(&mut f.needs_decls),
@@ -234,7 +241,7 @@ fn stream(
     });
     res?;
     match failed {
-        Some(Fail::Parse(e)) => return Err(JobError::Parse(reader::render(source, e))),
+        Some(Fail::Parse(e, _)) => return Err(JobError::Parse(reader::render(source, e))),
         Some(Fail::Panic(p)) => std::panic::resume_unwind(p),
         // Report what a sequential run would: re-read everything to rank the problems.
         Some(Fail::Other) => return Err(first_error(source, ctx, opts)),
@@ -266,6 +273,8 @@ fn write_items(
 ) -> Result<(), Step> {
     let io = |e: std::io::Error| Step::Io(JobError::Io(e.to_string()));
     let mut tail = ModuleTail::with_context(Some(ctx));
+    let mut end = reader::module_end::ModuleEnd::new(ctx);
+    let parse_fail = |e| Step::Failed(Fail::Parse(e, Default::default()));
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
     for item in items {
         match item {
@@ -281,7 +290,13 @@ fn write_items(
                 };
                 shared.written.store(i + 1, Ordering::Relaxed);
                 shared.ready.notify_all();
-                let mut d = done.map_err(Step::Failed)?;
+                let mut d = match done {
+                    Ok(d) => d,
+                    Err(Fail::Parse(e, facts)) => return Err(parse_fail(end.failed(*i, e, facts))),
+                    Err(f) => return Err(Step::Failed(f)),
+                };
+                end.body(*i, std::mem::take(&mut d.facts))
+                    .map_err(parse_fail)?;
                 times[0] += d.read;
                 times[1] += d.verify;
                 times[2] += d.print;
@@ -307,6 +322,7 @@ fn write_items(
             buf.clear();
         }
     }
+    end.finish().map_err(parse_fail)?;
     if opts.print {
         tail.finish(&mut buf);
     }
@@ -318,19 +334,21 @@ fn write_items(
 /// verifier errors, else the first failing function's pass errors.
 fn first_error(source: &Arc<[u8]>, ctx: &Arc<ModuleCtx>, opts: &JobOptions) -> JobError {
     let funcs = reader::parse_functions(source, ctx, opts.run.threads);
-    let mut first: Option<reader::cursor::Perr> = None;
+    let mut end = reader::module_end::ModuleEnd::new(ctx);
     let mut parsed = Vec::new();
-    for r in funcs {
-        match r {
-            Ok(f) => parsed.push(f),
-            Err(e) => {
-                if first.as_ref().map_or(true, |f| e.0 .0 < f.0 .0) {
-                    first = Some(e);
-                }
+    for (i, (r, facts)) in funcs.into_iter().enumerate() {
+        let e = match r {
+            Ok(f) => {
+                parsed.push(f);
+                end.body(i, facts).err()
             }
+            Err(e) => Some(end.failed(i, e, facts)),
+        };
+        if let Some(e) = e {
+            return JobError::Parse(reader::render(source, e));
         }
     }
-    if let Some(e) = first {
+    if let Err(e) = end.finish() {
         return JobError::Parse(reader::render(source, e));
     }
     if opts.verify_input {

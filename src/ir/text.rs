@@ -73,6 +73,11 @@ impl Text {
     pub fn source_offset(self) -> usize {
         self.start as usize
     }
+    /// Start offset in the span's own arena (the source, or the owner's arena).
+    #[inline]
+    pub fn arena_offset(self) -> usize {
+        (self.start & !OWN) as usize
+    }
     /// The bytes this span names, given the two arenas.
     #[inline]
     pub fn resolve<'a>(self, source: &'a [u8], own: &'a [u8]) -> &'a [u8] {

@@ -20,6 +20,7 @@ use super::constants::{parse_const, parse_typed_const, ConstKind};
 use super::cursor::{Cursor, PResult};
 use super::metadata::parse_md_node_ref;
 use super::module::{global_key, ModuleCtx};
+use super::module_end::{local_key, BlockAddressUse, BodyFacts, Late, LateKind};
 use super::types::{parse_opt_addrspace, parse_type, parse_type_or_void};
 use super::Host;
 use crate::ir::dfg::ValueDef;
@@ -56,6 +57,8 @@ pub struct HeaderParam {
     pub name: Option<Token>,
     /// End of the parameter's last token before the name (where an unnamed one's hole goes).
     pub end: u32,
+    /// Where its type starts (where LLVM reports a bad number or a repeated name).
+    pub ty_at: u32,
     /// Its [`crate::ir::param_flags`].
     pub flags: u8,
 }
@@ -92,6 +95,7 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
         .expect(Tok::LParen, "expected '(' in function argument list")?;
     let mut params = Vec::new();
     let mut vararg = false;
+    let mut next_id = 0u32;
     if !h.c().eat(Tok::RParen) {
         loop {
             if h.c().eat(Tok::DotDotDot) {
@@ -100,10 +104,8 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
             }
             let ty_at = h.c().at();
             let ty = parse_type(h)?;
-            if matches!(
-                h.types().data(ty),
-                TypeData::Label | TypeData::Function { .. }
-            ) {
+            // LLVM's `isValidArgumentType`: first class, so labels, metadata and tokens too.
+            if matches!(h.types().data(ty), TypeData::Function { .. }) {
                 return h.c().err_at(ty_at, "invalid type for function argument");
             }
             let flags = parse_param_attrs(h)?;
@@ -112,10 +114,22 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
                 Tok::LocalVar | Tok::LocalVarId => Some(h.c().bump()),
                 _ => None,
             };
+            if let Some(t) = name.filter(|t| t.kind == Tok::LocalVarId) {
+                let n = h.c().id_of(t);
+                let typed = !h.types().opaque_mode;
+                let e = super::module::numbering_error(typed, "argument", "%", next_id, n);
+                if let Some(msg) = e {
+                    return h.c().err_at(ty_at, msg);
+                }
+                next_id = n.saturating_add(1);
+            } else if name.is_none() {
+                next_id = next_id.saturating_add(1);
+            }
             params.push(HeaderParam {
                 ty,
                 name,
                 end,
+                ty_at: ty_at as u32,
                 flags,
             });
             if !h.c().eat(Tok::Comma) {
@@ -167,6 +181,7 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
         h.c().bump();
         parse_md_node_ref(h)?;
     }
+    check_argument_names(h.c(), &params)?;
     let fn_ty = h.types().intern(TypeData::Function {
         ret,
         params: params.iter().map(|p| p.ty).collect(),
@@ -180,6 +195,24 @@ pub fn parse_header<'a, H: Host<'a>>(h: &mut H, define: bool) -> PResult<Header>
         fn_flags,
         addrspace,
     })
+}
+
+/// Two parameters with one name: LLVM's "redefinition of argument", at the second's type.
+fn check_argument_names(c: &mut Cursor<'_>, params: &[HeaderParam]) -> PResult<()> {
+    let mut seen = std::collections::BTreeSet::new();
+    for p in params {
+        let Some(t) = p.name.filter(|t| t.kind == Tok::LocalVar) else {
+            continue;
+        };
+        if !seen.insert(name_key(c.tok_text(t))) {
+            let msg = format!(
+                "redefinition of argument '{}'",
+                String::from_utf8_lossy(c.tok_text(t))
+            );
+            return c.err_at(p.ty_at as usize, msg);
+        }
+    }
+    Ok(())
 }
 
 /// A local name's binding.
@@ -214,13 +247,13 @@ pub(super) struct FuncReader<'a, 'm> {
     pub holes: bool,
     /// Whether metadata-argument holes go to `extras` instead of `vals`.
     pub md_extras: bool,
-    /// The first `#dbg_` record and `llvm.dbg.*` call in this body (their mixing is an error).
-    pub first_record: Option<u32>,
-    pub first_dbg_call: Option<u32>,
-    /// `blockaddress(@f, %bb)` uses, checked once every body is read.
-    pub blockaddrs: Vec<(Token, Token)>,
+    /// What matters beyond this body: the first debug record and `llvm.dbg.*` call (mixing
+    /// them is an error), undefined globals and metadata, `blockaddress` uses.
+    pub facts: BodyFacts,
     /// The lexer's comment count when the current template began.
     pub comments_at_start: u32,
+    /// Templates made so far (instructions that print alike share one).
+    templates: super::templates::Templates,
 }
 
 impl<'a> Host<'a> for FuncReader<'a, '_> {
@@ -231,12 +264,10 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
         &mut self.f.types
     }
     fn named_type_use(&mut self, name: &[u8], off: usize) -> PResult<()> {
+        // Undefined: an opaque type until the module ends, then an error (as in LLVM).
         if self.f.types.named_body(name).is_none() && self.f.types.alias(name).is_none() {
-            let msg = format!(
-                "use of undefined type named '{}'",
-                String::from_utf8_lossy(name)
-            );
-            return self.c.err_at(off, msg);
+            let late = super::module_end::undefined_type(self.c.src, name, off as u32);
+            self.facts.late.push(late);
         }
         Ok(())
     }
@@ -253,28 +284,42 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
                 );
                 self.c.err_at(tok.start as usize, msg)
             }
-            // LLVM declares intrinsics that are used but not declared (with the type of the
-            // call), so an undeclared `@llvm.*` is fine.
-            None if written.starts_with(b"@llvm.") => Ok(()),
             None => {
-                let msg = format!(
-                    "use of undefined value '{}'",
-                    String::from_utf8_lossy(written)
-                );
-                self.c.err_at(tok.start as usize, msg)
+                let key = global_key(written);
+                // LLVM 19 declares the intrinsics it knows when they are used undeclared;
+                // LLVM 14 (typed pointers) does not.
+                let intrinsic = self.f.types.opaque_mode && super::intrinsics::is_known(&key);
+                if !intrinsic {
+                    let late = super::module_end::undefined_global(&key, tok.start);
+                    self.facts.late.push(late);
+                }
+                Ok(())
             }
         }
     }
     fn blockaddress_use(&mut self, func: Token, block: Token) -> PResult<()> {
-        self.blockaddrs.push((func, block));
+        let key = global_key(self.c.tok_text(func))
+            .into_owned()
+            .into_boxed_slice();
+        if *key == *self.facts.key {
+            return self.own_block_address(block);
+        }
+        self.facts.blockaddrs.push(BlockAddressUse {
+            at: func.start,
+            func: key,
+            func_at: func.start,
+            label: local_key(self.c.tok_text(block), block.kind == Tok::LocalVarId),
+            label_at: block.start,
+        });
         Ok(())
     }
     fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()> {
-        if self.m.metadata.contains_key(&id) {
-            return Ok(());
+        if !self.m.metadata.contains_key(&id) {
+            let msg = format!("use of undefined metadata '!{id}'");
+            let late = Late::numbered(LateKind::Metadata, id, off as u32, msg);
+            self.facts.late.push(late);
         }
-        self.c
-            .err_at(off, format!("use of undefined metadata '!{id}'"))
+        Ok(())
     }
     fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<u8> {
         Ok(self.m.attr_groups.get(&id).copied().unwrap_or(0))
@@ -314,8 +359,14 @@ fn label_key(text: &[u8]) -> Cow<'_, [u8]> {
     Cow::Borrowed(body)
 }
 
-/// Reads function body number `index` of `ctx` from `source`.
-pub fn read_function(source: &Arc<[u8]>, ctx: &ModuleCtx, index: usize) -> PResult<Function> {
+/// Reads function body number `index` of `ctx` from `source`. Also returns what the body
+/// tells about the module (see [`super::module_end`]), when it fails too: what it saw up to
+/// its error.
+pub fn read_function(
+    source: &Arc<[u8]>,
+    ctx: &ModuleCtx,
+    index: usize,
+) -> (PResult<Function>, BodyFacts) {
     let span = ctx.functions[index];
     let src: &[u8] = source;
     let mut r = FuncReader {
@@ -333,14 +384,18 @@ pub fn read_function(source: &Arc<[u8]>, ctx: &ModuleCtx, index: usize) -> PResu
         extras: Vec::new(),
         holes: false,
         md_extras: false,
-        first_record: None,
-        first_dbg_call: None,
-        blockaddrs: Vec::new(),
+        facts: BodyFacts {
+            end: span.end,
+            ..BodyFacts::default()
+        },
         comments_at_start: 0,
+        templates: super::templates::Templates::for_body((span.end - span.start) as usize),
     };
-    r.read_define()?;
-    let f = r.f;
-    Ok(f)
+    let res = r.read_define();
+    if res.is_ok() && ctx.has_blockaddress {
+        r.facts.locals = r.locals();
+    }
+    (res.map(|()| r.f), r.facts)
 }
 
 impl<'a, 'm> FuncReader<'a, 'm> {
@@ -348,6 +403,9 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         let start = self.c.at();
         self.c.expect_kw(b"define", "expected 'define'")?;
         let h = parse_header(self, true)?;
+        self.facts.key = global_key(self.c.tok_text(h.name))
+            .into_owned()
+            .into_boxed_slice();
         self.f.ret_ty = h.ret;
         self.f.optnone = h.fn_flags & super::attrs::fn_flags::OPTNONE != 0;
         self.f.no_signed_zeros = h.fn_flags & super::attrs::fn_flags::NO_SIGNED_ZEROS != 0;
@@ -406,11 +464,8 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     }
                 }
                 Some(t) => {
+                    // The number was checked with the header (`parse_header`).
                     let n = self.c.id_of(t);
-                    if n != self.next_id {
-                        let msg = format!("argument expected to be numbered '%{}'", self.next_id);
-                        return self.c.err_at(t.start as usize, msg);
-                    }
                     self.bind_id(
                         n,
                         Local::Val {
@@ -419,7 +474,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                             at: t.start,
                         },
                     );
-                    self.next_id = n + 1;
+                    self.next_id = n.saturating_add(1);
                 }
                 None => {
                     let n = self.next_id;
@@ -431,7 +486,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                             at: p.end,
                         },
                     );
-                    self.next_id = n + 1;
+                    self.next_id = n.saturating_add(1);
                 }
             }
             if cut > run {
@@ -644,7 +699,11 @@ impl<'a, 'm> FuncReader<'a, 'm> {
     /// `label %bb`: a block operand with its hole.
     pub fn parse_block_ref(&mut self) -> PResult<Block> {
         if !self.c.is_kw(b"label") {
-            return self.c.err("expected a basic block");
+            // LLVM reads any `Type Value` here and only then finds it is not a block.
+            let at = self.c.at();
+            let ty = parse_type(self)?;
+            self.parse_value(ty)?;
+            return self.c.err_at(at, "expected a basic block");
         }
         self.c.bump();
         self.parse_block_name()
@@ -695,14 +754,12 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             _ => None,
         };
         if let Some(n) = numbered {
-            if n < self.next_id {
-                let msg = format!(
-                    "label expected to be numbered '{}' or greater",
-                    self.next_id
-                );
+            let typed = !self.f.types.opaque_mode;
+            let e = super::module::numbering_error(typed, "label", "", self.next_id, n);
+            if let Some(msg) = e {
                 return self.c.err_at(at as usize, msg);
             }
-            self.next_id = n + 1;
+            self.next_id = n.saturating_add(1);
         }
         let record_number = numbered;
         let existing = match (key_tok, numbered) {
@@ -896,7 +953,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             aux_ty: out.aux,
             values: dfg.push_values(&self.vals),
             blocks: dfg.push_blocks(&self.blks),
-            pieces: dfg.push_pieces(&self.pieces),
+            pieces: self.templates.intern(self.c.src, &self.pieces, dfg),
             attachments,
             extra: out.extra,
         }
@@ -1013,11 +1070,9 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             Some(t) if t.kind == Tok::LocalVar => (self.lookup(t), None),
             Some(t) => {
                 let n = self.c.id_of(t);
-                if n < self.next_id {
-                    let msg = format!(
-                        "instruction expected to be numbered '%{}' or greater",
-                        self.next_id
-                    );
+                let typed = !self.f.types.opaque_mode;
+                let e = super::module::numbering_error(typed, "instruction", "%", self.next_id, n);
+                if let Some(msg) = e {
                     return self.c.err_at(at as usize, msg);
                 }
                 (self.get_id(n), Some(n))
@@ -1025,7 +1080,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             None => (self.get_id(self.next_id), Some(self.next_id)),
         };
         if let Some(n) = numbered {
-            self.next_id = n + 1;
+            self.next_id = n.saturating_add(1);
         }
         let inst = match existing {
             None => {
@@ -1096,48 +1151,53 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         Ok(inst)
     }
 
-    /// Names used but never defined are errors at their first use.
+    /// Names used but never defined are errors at their first use. LLVM reports the first
+    /// of them by name (its `std::map`), then numbered ones by number.
     fn check_forward_refs(&self) -> PResult<()> {
-        let mut first: Option<(u32, String)> = None;
-        let mut note = |at: u32, what: String| {
-            if first.as_ref().map_or(true, |f| at < f.0) {
-                first = Some((at, what));
+        let undefined = |l: &Local| match *l {
+            Local::Val {
+                defined: false, at, ..
             }
+            | Local::Blk {
+                defined: false, at, ..
+            } => Some(at),
+            _ => None,
         };
-        let written = |at: u32| -> String {
-            let mut c = self.c.clone();
-            c.seek(at as usize);
-            String::from_utf8_lossy(c.text()).into_owned()
-        };
-        let all = self
+        let named = self
             .names
-            .values()
-            .copied()
-            .chain(self.ids.iter().flatten().copied())
-            .chain(self.big_ids.values().copied());
-        for l in all {
-            match l {
-                Local::Val {
-                    defined: false, at, ..
-                }
-                | Local::Blk {
-                    defined: false, at, ..
-                } => {
-                    note(at, format!("use of undefined value '{}'", written(at)));
-                }
-                _ => {}
-            }
-        }
-        match first {
-            Some((at, msg)) => self.c.err_at(at as usize, msg),
-            None => Ok(()),
-        }
+            .iter()
+            .filter_map(|(k, l)| Some((k, undefined(l)?)))
+            .min_by(|a, b| a.0.cmp(b.0));
+        let numbered = || {
+            let small = self.ids.iter().flatten().filter_map(undefined).next();
+            let mut big: Vec<(u32, u32)> = self
+                .big_ids
+                .iter()
+                .filter_map(|(&n, l)| Some((n, undefined(l)?)))
+                .collect();
+            big.sort();
+            small.or(big.first().map(|b| b.1))
+        };
+        let at = match named {
+            Some((_, at)) => at,
+            None => match numbered() {
+                Some(at) => at,
+                None => return Ok(()),
+            },
+        };
+        let mut c = self.c.clone();
+        c.seek(at as usize);
+        let msg = format!(
+            "use of undefined value '{}'",
+            String::from_utf8_lossy(c.text())
+        );
+        self.c.err_at(at as usize, msg)
     }
 
     /// `#dbg_value(...)`, `#dbg_declare(...)`, `#dbg_assign(...)`, `#dbg_label(...)`.
     fn read_record(&mut self) -> PResult<Inst> {
         let at = self.c.tok.start;
-        self.first_record.get_or_insert(at);
+        self.facts.first_record.get_or_insert(at);
         self.begin_template();
         self.c.bump();
         let kind = match (self.c.kind(), self.c.text()) {
@@ -1219,14 +1279,55 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         Ok(Text::source(at, self.c.prev_end as usize))
     }
 
-    /// Records that this body calls an `llvm.dbg.*` intrinsic at `at`.
+    /// Records that this body calls `llvm.dbg.value/declare/assign` (LLVM points at `at`).
     pub fn saw_dbg_call(&mut self, at: u32) {
-        self.first_dbg_call.get_or_insert(at);
+        self.facts.first_dbg_call.get_or_insert(at);
     }
-}
 
-/// Checks that need every body: debug records and `llvm.dbg.*` calls not mixed, and
-/// `blockaddress` naming a block of a defined function.
-pub fn check_module_end(_ctx: &ModuleCtx, _funcs: &[Function]) -> PResult<()> {
-    Ok(())
+    /// `blockaddress(@this_function, %bb)` inside this body: `%bb` is a block of this body,
+    /// defined before or after (LLVM's `getBB`: a forward reference of type `label`).
+    fn own_block_address(&mut self, block: Token) -> PResult<()> {
+        match self.lookup(block) {
+            Some(Local::Blk { .. }) => Ok(()),
+            Some(Local::Val { .. }) => self.c.err_at(
+                block.start as usize,
+                "referenced value is not a basic block",
+            ),
+            None => {
+                let b = self.f.dfg.make_block(Text::NONE);
+                let l = Local::Blk {
+                    b,
+                    defined: false,
+                    at: block.start,
+                };
+                self.bind(block, l);
+                Ok(())
+            }
+        }
+    }
+
+    /// Every local name of the body: key, where it is defined, whether it is a block.
+    fn locals(&self) -> Vec<(Box<[u8]>, u32, bool)> {
+        let one = |l: &Local| match *l {
+            Local::Val { at, .. } => (at, false),
+            Local::Blk { at, .. } => (at, true),
+        };
+        let mut out: Vec<(Box<[u8]>, u32, bool)> = Vec::new();
+        for (k, l) in &self.names {
+            let (at, blk) = one(l);
+            out.push((k.to_vec().into_boxed_slice(), at, blk));
+        }
+        let ids = self
+            .ids
+            .iter()
+            .enumerate()
+            .filter_map(|(n, l)| Some((n as u32, (*l)?)));
+        let big = self.big_ids.iter().map(|(&n, &l)| (n, l));
+        for (n, l) in ids.chain(big) {
+            let (at, blk) = one(&l);
+            out.push((local_key(n.to_string().as_bytes(), true), at, blk));
+        }
+        out.sort();
+        out
+    }
 }

@@ -358,27 +358,27 @@ impl<'a> FuncReader<'a, '_> {
             let case_at = self.c.at();
             let cty = parse_type(self)?;
             let v = self.parse_value(cty)?;
-            let text = match self.f.dfg.values[v].def {
-                ValueDef::Const(t) => self.f.text(t),
-                _ => {
-                    return self
-                        .c
-                        .err_at(case_at, "case value is not a constant integer")
-                }
-            };
-            let val = match int_literal_value(text) {
-                Some(n) if cty == ty => n,
-                _ => {
-                    return self
-                        .c
-                        .err_at(case_at, "case value is not a constant integer")
-                }
-            };
-            if !seen.insert(val) {
-                return self.c.err_at(case_at, "duplicate case value in switch");
-            }
             self.expect_comma("expected ',' after case value")?;
             self.parse_block_ref()?;
+            // As LLVM: duplicates (the same constant: type and value) first, then the kind of
+            // constant; a case of another type than the condition is the verifier's concern.
+            let text = match self.f.dfg.values[v].def {
+                ValueDef::Const(t) => self.f.text(t),
+                _ => b"",
+            };
+            let val = match (int_literal_value(text), self.f.types.data(cty)) {
+                (Some(n), TypeData::Int(bits)) if *bits < 128 => Some(n & ((1i128 << bits) - 1)),
+                (Some(n), TypeData::Int(_)) => Some(n),
+                _ => None,
+            };
+            let Some(val) = val else {
+                return self
+                    .c
+                    .err_at(case_at, "case value is not a constant integer");
+            };
+            if !seen.insert((cty, val)) {
+                return self.c.err_at(case_at, "duplicate case value in switch");
+            }
         }
         self.c.bump();
         Ok(InstOut::new(Opcode::Switch, None))
@@ -664,7 +664,8 @@ impl<'a> FuncReader<'a, '_> {
     fn parse_landingpad(&mut self) -> PResult<InstOut> {
         self.c.bump();
         let ty = parse_type(self)?;
-        let mut any = self.c.eat_kw(b"cleanup");
+        // No clause and no `cleanup` reads: LLVM's verifier refuses it, not its reader.
+        self.c.eat_kw(b"cleanup");
         loop {
             let catch = self.c.is_kw(b"catch");
             if !(catch || self.c.is_kw(b"filter")) {
@@ -682,12 +683,6 @@ impl<'a> FuncReader<'a, '_> {
             if !catch && !matches!(self.f.types.data(cty), TypeData::Array { .. }) {
                 return self.c.err_at(at, "'filter' clause has an invalid type");
             }
-            any = true;
-        }
-        if !any {
-            return self
-                .c
-                .err("landingpad must have at least one clause or be a cleanup");
         }
         Ok(InstOut::new(Opcode::LandingPad, Some(ty)))
     }
@@ -758,30 +753,23 @@ impl<'a> FuncReader<'a, '_> {
         self.expect_comma("expected comma after load's type")?;
         let pat = self.c.at();
         let (pty, _) = self.parse_typed_value()?;
-        if atomic {
-            out.flags |= flags::ATOMIC;
-            self.opt_syncscope()?;
-            self.ordering()?;
-        }
-        if !self.opt_comma_align()? {
-            if atomic {
-                return self
-                    .c
-                    .err_at(at, "atomic load must have explicit non-zero alignment");
-            }
-            out.patches.push((
-                self.c.prev_end,
-                0,
-                format!(", align {}", self.abi_align(ty)).into_bytes(),
-            ));
-        }
-        if !self.f.types.is_pointer(pty) {
-            return self.c.err_at(pat, "load operand must be a pointer");
-        }
-        if !self.f.types.is_first_class(ty) || ty == self.f.types.common().token {
+        let ordering = self.atomic_ordering(atomic, &mut out)?;
+        let aligned = self.opt_comma_align()?;
+        // LLVM's checks, in its order (LLVM 14 compares typed pointees before sizes).
+        if !self.f.types.is_pointer(pty) || !first_class(&self.f.types, ty) {
             return self
                 .c
-                .err_at(at, "load operand must be a pointer to a first class type");
+                .err_at(pat, "load operand must be a pointer to a first class type");
+        }
+        if atomic && !aligned {
+            return self
+                .c
+                .err_at(pat, "atomic load must have explicit non-zero alignment");
+        }
+        if matches!(ordering, b"release" | b"acq_rel") {
+            return self
+                .c
+                .err_at(pat, "atomic load cannot use Release ordering");
         }
         if let TypeData::TypedPtr { pointee, .. } = self.f.types.data(pty) {
             if *pointee != ty {
@@ -791,8 +779,30 @@ impl<'a> FuncReader<'a, '_> {
                 );
             }
         }
+        if !aligned {
+            if !sema::types_sized(&mut self.f.types, ty) {
+                return self.c.err_at(at, "loading unsized types is not allowed");
+            }
+            out.patches.push((
+                self.c.prev_end,
+                0,
+                format!(", align {}", self.abi_align(ty)).into_bytes(),
+            ));
+        }
         out.ty = Some(ty);
         Ok(out)
+    }
+
+    /// `[syncscope("x")] ordering` of an atomic load or store; the ordering's keyword.
+    fn atomic_ordering(&mut self, atomic: bool, out: &mut InstOut) -> PResult<&'a [u8]> {
+        if !atomic {
+            return Ok(b"");
+        }
+        out.flags |= flags::ATOMIC;
+        self.opt_syncscope()?;
+        let w = self.c.text();
+        self.ordering()?;
+        Ok(w)
     }
 
     fn parse_store(&mut self) -> PResult<InstOut> {
@@ -807,27 +817,13 @@ impl<'a> FuncReader<'a, '_> {
         self.expect_comma("expected ',' after store operand")?;
         let pat = self.c.at();
         let (pty, _) = self.parse_typed_value()?;
-        if atomic {
-            out.flags |= flags::ATOMIC;
-            self.opt_syncscope()?;
-            self.ordering()?;
-        }
-        if !self.opt_comma_align()? {
-            if atomic {
-                return self
-                    .c
-                    .err_at(at, "atomic store must have explicit non-zero alignment");
-            }
-            out.patches.push((
-                self.c.prev_end,
-                0,
-                format!(", align {}", self.abi_align(vty)).into_bytes(),
-            ));
-        }
+        let ordering = self.atomic_ordering(atomic, &mut out)?;
+        let aligned = self.opt_comma_align()?;
+        // LLVM's checks, in its order.
         if !self.f.types.is_pointer(pty) {
             return self.c.err_at(pat, "store operand must be a pointer");
         }
-        if !self.f.types.is_first_class(vty) {
+        if !first_class(&self.f.types, vty) {
             return self
                 .c
                 .err_at(at, "store operand must be a first class value");
@@ -838,6 +834,26 @@ impl<'a> FuncReader<'a, '_> {
                     .c
                     .err_at(at, "stored value and pointer type do not match");
             }
+        }
+        if atomic && !aligned {
+            return self
+                .c
+                .err_at(at, "atomic store must have explicit non-zero alignment");
+        }
+        if matches!(ordering, b"acquire" | b"acq_rel") {
+            return self
+                .c
+                .err_at(at, "atomic store cannot use Acquire ordering");
+        }
+        if !aligned {
+            if !sema::types_sized(&mut self.f.types, vty) {
+                return self.c.err_at(at, "storing unsized types is not allowed");
+            }
+            out.patches.push((
+                self.c.prev_end,
+                0,
+                format!(", align {}", self.abi_align(vty)).into_bytes(),
+            ));
         }
         Ok(out)
     }
@@ -981,6 +997,12 @@ impl<'a> FuncReader<'a, '_> {
 /// Call-like instructions: `call`, `invoke`, `callbr`.
 impl<'a> FuncReader<'a, '_> {
     fn parse_call_like(&mut self, op: Opcode) -> PResult<InstOut> {
+        // Where LLVM's `parseCall` points: the token after `call`, or `call` after `tail`.
+        let call_loc = if self.run < self.c.tok.start {
+            self.c.tok.start
+        } else {
+            self.c.peek().start
+        };
         self.c.bump();
         let mut out = InstOut::new(op, None);
         if op == Opcode::Call && self.eat_words(is_fmf) {
@@ -997,7 +1019,6 @@ impl<'a> FuncReader<'a, '_> {
             TypeData::Function { .. } => Some(ret),
             _ => None,
         };
-        let callee_at = self.c.at();
         let callee_tok = self.c.tok;
         // The callee's type: `ptr` (opaque), or a pointer to the call's function type, which
         // for the short form needs the argument types first.
@@ -1020,8 +1041,14 @@ impl<'a> FuncReader<'a, '_> {
             out.flags |= flags::INTRINSIC;
         }
         let dbg_kind = debug_intrinsic(name);
-        if dbg_kind.is_some() {
-            self.saw_dbg_call(callee_at as u32);
+        // Only these three count as the old debug-info format (LLVM 19's
+        // `isOldDbgFormatIntrinsic`), and only in `call`.
+        let old_format = matches!(
+            name,
+            b"@llvm.dbg.value" | b"@llvm.dbg.declare" | b"@llvm.dbg.assign"
+        );
+        if old_format && op == Opcode::Call {
+            self.saw_dbg_call(call_loc);
         }
         let (params, vararg) = match known_ty.map(|f| self.f.types.data(f)) {
             Some(TypeData::Function { params, vararg, .. }) => (Some(params.clone()), *vararg),
@@ -1062,6 +1089,14 @@ impl<'a> FuncReader<'a, '_> {
             }
             self.c
                 .expect(Tok::RSquare, "expected ']' at end of block list")?;
+        }
+        // LLVM's `resolveFunctionType`, once the whole instruction is read.
+        if explicit.is_none()
+            && matches!(self.f.types.data(ret), TypeData::Label | TypeData::Metadata)
+        {
+            return self
+                .c
+                .err_at(ty_at, "Invalid result type for LLVM function");
         }
         out.aux = fn_ty;
         let fn_ret = match self.f.types.data(fn_ty) {
@@ -1303,6 +1338,12 @@ pub fn debug_intrinsic(name: &[u8]) -> Option<DbgKind> {
         b"@llvm.dbg.label" => DbgKind::Label,
         _ => return None,
     })
+}
+
+/// LLVM's `isFirstClassType`: anything but `void` and function types (labels, metadata and
+/// tokens are first class to the reader; the verifier refuses them where they do not fit).
+fn first_class(types: &crate::ir::types::TypeTable, t: Type) -> bool {
+    !matches!(types.data(t), TypeData::Void | TypeData::Function { .. })
 }
 
 /// Skips one value's tokens (up to a `,` or `)` at depth 0).

@@ -13,8 +13,9 @@
 //! references to check when the module ends; the function pass checks at once and turns
 //! operands into holes of instruction templates.
 //!
-//! Invariants: errors carry a byte offset and LLVM's message; the first error in file order is
-//! the one reported; input nested deeper than [`cursor::MAX_DEPTH`] is refused, never a crash
+//! Invariants: errors carry a byte offset and LLVM's message; the error reported is the one
+//! LLVM's sequential reader reports (the first met in file order, names never defined only
+//! once the module ends: see [`module_end`]); input nested deeper than [`cursor::MAX_DEPTH`] is refused, never a crash
 //! (reading runs on a thread with a large stack, see [`with_big_stack`]).
 
 pub mod attrs;
@@ -23,9 +24,12 @@ pub mod constexpr;
 pub mod cursor;
 pub mod function;
 pub mod instructions;
+pub mod intrinsics;
 pub mod metadata;
 pub mod module;
+pub mod module_end;
 pub mod sema;
+mod templates;
 pub mod types;
 
 use std::sync::Arc;
@@ -113,22 +117,18 @@ pub fn assemble(
     let mut m = Module::new(source.clone());
     m.types = ctx.types.clone();
     m.ctx = Some(ctx.clone());
-    let mut first_err: Option<Perr> = None;
+    let mut end = module_end::ModuleEnd::new(&ctx);
     let mut funcs = Vec::with_capacity(results.len());
-    for r in results {
+    for (i, (r, facts)) in results.into_iter().enumerate() {
         match r {
-            Ok(f) => funcs.push(f),
-            Err(e) => {
-                if first_err.as_ref().map_or(true, |f| e.0 .0 < f.0 .0) {
-                    first_err = Some(e);
-                }
+            Ok(f) => {
+                end.body(i, facts)?;
+                funcs.push(f);
             }
+            Err(e) => return Err(end.failed(i, e, facts)),
         }
     }
-    if let Some(e) = first_err {
-        return Err(e);
-    }
-    function::check_module_end(&ctx, &funcs)?;
+    end.finish()?;
     let mut next = funcs.into_iter();
     for it in items {
         match it {
@@ -156,19 +156,18 @@ pub fn assemble(
     Ok(m)
 }
 
+/// A body as read, with what it tells about the module.
+pub type BodyRead = (PResult<crate::ir::Function>, module_end::BodyFacts);
+
 /// Reads every function body of `ctx`, on up to `threads` threads, in module order.
-pub fn parse_functions(
-    source: &Arc<[u8]>,
-    ctx: &Arc<ModuleCtx>,
-    threads: usize,
-) -> Vec<PResult<crate::ir::Function>> {
+pub fn parse_functions(source: &Arc<[u8]>, ctx: &Arc<ModuleCtx>, threads: usize) -> Vec<BodyRead> {
     let n = ctx.functions.len();
     let one = |i: usize| function::read_function(source, ctx, i);
     if threads <= 1 || n < 2 {
         return (0..n).map(one).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Option<PResult<crate::ir::Function>>>> =
+    let slots: Vec<std::sync::Mutex<Option<BodyRead>>> =
         (0..n).map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..threads.min(n) {
@@ -186,6 +185,31 @@ pub fn parse_functions(
         .into_iter()
         .map(|m| m.into_inner().unwrap().expect("every body read"))
         .collect()
+}
+
+/// The error a sequential reader reports when the module level fails with `e` after reading
+/// `partial` (the module up to `e`): an error in a body before `e` comes first.
+pub fn first_error_before(
+    src: &[u8],
+    partial: (ModuleCtx, Vec<module::ItemSpan>),
+    e: Perr,
+) -> Perr {
+    let ctx = partial.0;
+    let source: Arc<[u8]> = Arc::from(src);
+    let mut end = module_end::ModuleEnd::new(&ctx);
+    for i in 0..ctx.functions.len() {
+        let found = match function::read_function(&source, &ctx, i) {
+            (Ok(_), facts) => end.body(i, facts).err(),
+            (Err(b), facts) => Some(end.failed(i, b, facts)),
+        };
+        if let Some(b) = found {
+            return b;
+        }
+    }
+    match end.until(e.0 .0 as u32) {
+        Err(b) => b,
+        Ok(()) => e,
+    }
 }
 
 /// Spawns a scoped worker with the big stack.

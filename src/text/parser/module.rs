@@ -17,6 +17,7 @@ use super::constants::{parse_const, parse_typed_const};
 use super::cursor::{Cursor, PResult};
 use super::function::parse_header;
 use super::metadata::parse_md_node_ref;
+use super::module_end::{local_key, BlockAddressUse, Late, LateKind};
 use super::types::{parse_opt_addrspace, parse_type};
 use super::{Host, SymbolMap};
 use crate::ir::types::{Type, TypeData, TypeTable};
@@ -99,6 +100,11 @@ pub struct ModuleCtx {
     pub dl: crate::ir::datalayout::DataLayout,
     /// Whether `blockaddress(` appears anywhere (then block numbers are tracked for it).
     pub has_blockaddress: bool,
+    /// Names used at module level and never defined: errors once the bodies are read (see
+    /// [`super::module_end`]).
+    pub late: Vec<Late>,
+    /// `blockaddress` uses at module level, in file order.
+    pub blockaddrs: Vec<BlockAddressUse>,
 }
 
 impl ModuleCtx {
@@ -162,6 +168,7 @@ pub(super) struct ModuleReader<'a> {
     /// Inside a header's `personality`/`prefix` constants the reader must not treat `@f` as
     /// defined yet: nothing special, kept for clarity of forward-reference handling.
     in_function_header: bool,
+    blockaddrs: Vec<BlockAddressUse>,
 }
 
 impl<'a> Host<'a> for ModuleReader<'a> {
@@ -203,8 +210,17 @@ impl<'a> Host<'a> for ModuleReader<'a> {
             }
         }
     }
-    fn blockaddress_use(&mut self, _func: Token, _block: Token) -> PResult<()> {
-        // Checked against the function bodies once they are read (see `function`).
+    fn blockaddress_use(&mut self, func: Token, block: Token) -> PResult<()> {
+        // Checked against the function bodies once they are read (see `module_end`).
+        self.blockaddrs.push(BlockAddressUse {
+            at: func.start,
+            func: global_key(self.c.tok_text(func))
+                .into_owned()
+                .into_boxed_slice(),
+            func_at: func.start,
+            label: local_key(self.c.tok_text(block), block.kind == Tok::LocalVarId),
+            label_at: block.start,
+        });
         Ok(())
     }
     fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()> {
@@ -271,6 +287,31 @@ fn in_string_or_comment(src: &[u8], at: usize) -> bool {
     quoted
 }
 
+/// Whether a `*` appears outside comments and strings (only typed pointers spell one).
+pub fn spells_typed_pointers(src: &[u8]) -> bool {
+    let mut i = 0;
+    while i < src.len() {
+        match src[i] {
+            b'*' => return true,
+            b'"' => match src[i + 1..].iter().position(|&c| c == b'"') {
+                Some(p) => i += p + 1,
+                None => return false,
+            },
+            b';' => match src[i..].iter().position(|&c| c == b'\n') {
+                Some(p) => i += p,
+                None => return false,
+            },
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                let rest = &crate::text::lexer::strip_comments(&src[i..]);
+                return spells_typed_pointers(rest);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 fn find(h: &[u8], n: &[u8]) -> Option<usize> {
     crate::util::bytes::find_sub(h, n)
 }
@@ -278,7 +319,9 @@ fn find(h: &[u8], n: &[u8]) -> Option<usize> {
 /// Reads the module-level entities of `src`.
 pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
     let mut types = TypeTable::new();
-    types.opaque_mode = uses_opaque_pointers(src);
+    // Typed pointers (LLVM 14's rules) only for a module that spells them and never `ptr`; a
+    // module without pointer types is read as LLVM 19 reads it.
+    types.opaque_mode = uses_opaque_pointers(src) || !spells_typed_pointers(src);
     let mut r = ModuleReader {
         c: Cursor::new(src, 0),
         types,
@@ -295,7 +338,17 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         next_global_id: 0,
         dl: Default::default(),
         in_function_header: false,
+        blockaddrs: Vec::new(),
     };
+    match read_items(&mut r) {
+        Ok(()) => Ok(r.finish()),
+        Err(e) => Err(super::first_error_before(src, r.finish(), e)),
+    }
+}
+
+/// The module's entities in order, into `r`; stops at the first error.
+fn read_items(r: &mut ModuleReader<'_>) -> PResult<()> {
+    let src = r.c.src;
     let mut prev_end: Option<usize> = None;
     loop {
         if r.c.kind() == Tok::Eof {
@@ -315,7 +368,7 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
             r.items.push(ItemSpan::Function(r.functions.len() - 1));
             prev_end = Some(end);
             if end >= src.len() {
-                break;
+                return Ok(());
             }
             continue;
         }
@@ -340,7 +393,7 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         }
         prev_end = Some(end);
     }
-    r.finish()
+    Ok(())
 }
 
 impl<'a> ModuleReader<'a> {
@@ -562,7 +615,6 @@ impl<'a> ModuleReader<'a> {
 
     /// `!N = [distinct] node`
     fn read_metadata_def(&mut self) -> PResult<()> {
-        let at = self.c.at();
         self.c.bump();
         let id = match (self.c.kind(), parse_u32(self.c.text())) {
             (Tok::Int, Some(id)) => id,
@@ -570,6 +622,9 @@ impl<'a> ModuleReader<'a> {
         };
         self.c.bump();
         self.c.expect(Tok::Equal, "expected '=' here")?;
+        if is_type_token(&self.c) {
+            return self.c.err("unexpected type in metadata definition");
+        }
         let distinct = self.c.eat_kw(b"distinct");
         let start = self.c.at();
         match self.c.kind() {
@@ -590,7 +645,8 @@ impl<'a> ModuleReader<'a> {
             )
             .is_some()
         {
-            return self.c.err_at(at, "Metadata id is already used");
+            // LLVM notices once the node is read: at the token after it.
+            return self.c.err("Metadata id is already used");
         }
         Ok(())
     }
@@ -624,16 +680,14 @@ impl<'a> ModuleReader<'a> {
         let written = self.c.tok_text(tok);
         if tok.kind == Tok::GlobalId {
             let n = self.c.id_of(tok);
-            if n < self.next_global_id {
-                let msg = format!(
-                    "{} expected to be numbered '@{}' or greater",
-                    if sym.kind == GlobalKind::Function {
-                        "function"
-                    } else {
-                        "global"
-                    },
-                    self.next_global_id
-                );
+            let typed = !self.types.opaque_mode;
+            let what = match (sym.kind, typed) {
+                (GlobalKind::Function, _) => "function",
+                (_, true) => "variable",
+                (_, false) => "global",
+            };
+            let prefix = if typed { "%" } else { "@" };
+            if let Some(msg) = numbering_error(typed, what, prefix, self.next_global_id, n) {
                 return self.c.err_at(tok.start as usize, msg);
             }
             self.next_global_id = n.saturating_add(1);
@@ -649,23 +703,17 @@ impl<'a> ModuleReader<'a> {
                 return self.c.err_at(tok.start as usize, msg);
             }
         }
+        // LLVM 14 and 19 both refuse any second definition or declaration of a name.
         if let Some(old) = self.globals.get(&key) {
             let name = String::from_utf8_lossy(&written[1..]).into_owned();
-            let redecl_ok = old.kind == GlobalKind::Function
-                && sym.kind == GlobalKind::Function
-                && !(old.is_definition && sym.is_definition)
-                && old.value_ty == sym.value_ty;
-            if !redecl_ok {
-                let msg = if sym.kind == GlobalKind::Function {
+            let msg = match (sym.kind, old.kind) {
+                (GlobalKind::Function, GlobalKind::Function) => {
                     format!("invalid redefinition of function '{name}'")
-                } else {
-                    format!("redefinition of global '@{name}'")
-                };
-                return self.c.err_at(tok.start as usize, msg);
-            }
-            if !sym.is_definition {
-                return Ok(());
-            }
+                }
+                (GlobalKind::Function, _) => format!("redefinition of function '@{name}'"),
+                _ => format!("redefinition of global '@{name}'"),
+            };
+            return self.c.err_at(tok.start as usize, msg);
         }
         self.globals.insert(key, sym);
         Ok(())
@@ -860,62 +908,13 @@ impl<'a> ModuleReader<'a> {
         Ok(end)
     }
 
-    /// Checks what could only be checked at the end and builds the context.
-    fn finish(self) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
-        let mut first: Option<(u32, String)> = None;
-        let mut note = |off: u32, msg: String| {
-            if first.as_ref().map_or(true, |f| off < f.0) {
-                first = Some((off, msg));
-            }
-        };
-        for (name, &off) in &self.pending_types {
-            if self.types.named_body(name).is_none() && self.types.alias(name).is_none() {
-                note(
-                    off,
-                    format!(
-                        "use of undefined type named '{}'",
-                        String::from_utf8_lossy(name)
-                    ),
-                );
-            }
-        }
-        for (name, &(_, off)) in &self.fwd_globals {
-            let shown = if name.first() == Some(&0) {
-                &name[1..]
-            } else {
-                &name[..]
-            };
-            note(
-                off,
-                format!(
-                    "use of undefined value '@{}'",
-                    String::from_utf8_lossy(shown)
-                ),
-            );
-        }
-        for &(id, off) in &self.md_uses {
-            if !self.md_defs.contains_key(&id) {
-                note(off, format!("use of undefined metadata '!{id}'"));
-            }
-        }
-        for (name, off) in &self.comdat_uses {
-            if !self.comdats.contains(name) {
-                note(
-                    *off,
-                    format!(
-                        "use of undefined comdat '${}'",
-                        String::from_utf8_lossy(name)
-                    ),
-                );
-            }
-        }
-        if let Some((off, msg)) = first {
-            return self.c.err_at(off as usize, msg);
-        }
+    /// Builds the context; names used and never defined become its [`Late`] errors.
+    fn finish(self) -> (ModuleCtx, Vec<ItemSpan>) {
+        let late = self.late_errors();
         let declared = self.globals.keys().cloned().collect();
         let max_metadata_id = self.md_defs.keys().copied().max();
         let max_attr_group = self.attr_groups.keys().copied().max();
-        Ok((
+        (
             ModuleCtx {
                 types: Arc::new(self.types),
                 globals: self.globals,
@@ -929,10 +928,81 @@ impl<'a> ModuleReader<'a> {
                 alloca_addrspace: self.dl.alloca_space,
                 dl: self.dl,
                 has_blockaddress: find(self.c.src, b"blockaddress(").is_some(),
+                late,
+                blockaddrs: self.blockaddrs,
             },
             self.items,
-        ))
+        )
     }
+
+    /// Names used at module level and never defined, as end-of-module errors.
+    fn late_errors(&self) -> Vec<Late> {
+        let mut late = Vec::new();
+        for (name, &off) in &self.pending_types {
+            if self.types.named_body(name).is_none() && self.types.alias(name).is_none() {
+                late.push(super::module_end::undefined_type(self.c.src, name, off));
+            }
+        }
+        for (name, &(_, off)) in &self.fwd_globals {
+            late.push(super::module_end::undefined_global(name, off));
+        }
+        for &(id, off) in &self.md_uses {
+            if !self.md_defs.contains_key(&id) {
+                let msg = format!("use of undefined metadata '!{id}'");
+                late.push(Late::numbered(LateKind::Metadata, id, off, msg));
+            }
+        }
+        for (name, off) in &self.comdat_uses {
+            if !self.comdats.contains(name) {
+                let shown = String::from_utf8_lossy(name);
+                late.push(Late {
+                    kind: LateKind::Comdat,
+                    key: name.to_vec(),
+                    at: *off,
+                    msg: format!("use of undefined comdat '${shown}'"),
+                });
+            }
+        }
+        late
+    }
+}
+
+/// The error for `N` where the next number is `next` (`what` is "instruction", "label", ...):
+/// LLVM 19 allows gaps (`... to be numbered '%N' or greater`), LLVM 14 (typed pointers) wants
+/// exactly the next number.
+pub fn numbering_error(typed: bool, what: &str, prefix: &str, next: u32, n: u32) -> Option<String> {
+    if typed && n != next {
+        return Some(format!("{what} expected to be numbered '{prefix}{next}'"));
+    }
+    if n < next {
+        return Some(format!(
+            "{what} expected to be numbered '{prefix}{next}' or greater"
+        ));
+    }
+    None
+}
+
+/// Whether the current token is one LLVM's lexer calls a type (`i32`, `void`, `ptr`, ...).
+fn is_type_token(c: &Cursor<'_>) -> bool {
+    c.kind() == Tok::IntType
+        || (c.kind() == Tok::Ident
+            && matches!(
+                c.text(),
+                b"void"
+                    | b"half"
+                    | b"bfloat"
+                    | b"float"
+                    | b"double"
+                    | b"x86_fp80"
+                    | b"fp128"
+                    | b"ppc_fp128"
+                    | b"label"
+                    | b"metadata"
+                    | b"x86_mmx"
+                    | b"x86_amx"
+                    | b"token"
+                    | b"ptr"
+            ))
 }
 
 /// The offset just after the `}` matching the `{` at `open`, skipping strings and comments;
@@ -1014,6 +1084,10 @@ mod tests {
         ));
         assert!(uses_opaque_pointers(
             b"@s = constant [1 x i8] c\"\\00\" ; x\n@p = global ptr null"
+        ));
+        assert!(spells_typed_pointers(b"; x\ndeclare i8* @f()"));
+        assert!(!spells_typed_pointers(
+            b"; a*b\n@s = global [2 x i8] c\"*\\00\" /* * */"
         ));
     }
 }
