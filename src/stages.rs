@@ -117,3 +117,65 @@ fn merge(into: &mut RunReport, r: RunReport) {
         add_timing(into, &n, d);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "\
+define i32 @f(i32 %n) {
+entry:
+  %i = alloca i32
+  store i32 0, ptr %i
+  br label %loop
+
+loop:
+  %v = load i32, ptr %i
+  %next = add i32 %v, 1
+  store i32 %next, ptr %i
+  %done = icmp sge i32 %next, %n
+  br i1 %done, label %exit, label %loop
+
+exit:
+  %r = load i32, ptr %i
+  ret i32 %r
+}
+
+define i32 @g(i32 %x) {
+  %y = mul i32 %x, %x
+  ret i32 %y
+}
+";
+
+    fn run_with(threads: usize, pipeline: &str) -> (Vec<u8>, String) {
+        let mut m = crate::text::parser::parse(Arc::from(SRC.as_bytes())).unwrap();
+        let passes = pipeline::parse_pipeline(pipeline).unwrap();
+        let opts = RunOptions {
+            threads,
+            ..Default::default()
+        };
+        let report = pipeline::run(&mut m, &passes, &opts).unwrap();
+        (
+            crate::text::printer::print_module(&m, threads),
+            report.printed,
+        )
+    }
+
+    #[test]
+    fn stages_are_deterministic_and_read_back() {
+        let one = run_with(1, "debugify,mem2reg,check-debugify");
+        assert_eq!(one, run_with(4, "debugify,mem2reg,check-debugify"));
+        let text = String::from_utf8(one.0).unwrap();
+        assert!(!text.contains("alloca") && text.contains("!llvm.debugify"));
+        assert!(one.1.ends_with("CheckModuleDebugify: PASS\n"), "{}", one.1);
+        assert!(one.1.contains("WARNING: Missing line 2\n"));
+        // A second debugify sees the first one's compile unit: the module was read back.
+        let (_, printed) = run_with(2, "debugify,debugify");
+        assert_eq!(printed, "ModuleDebugify: Skipping module with debug info\n");
+        let (_, printed) = run_with(2, "mem2reg,check-debugify");
+        assert_eq!(
+            printed,
+            "CheckModuleDebugify: Skipping module without debugify metadata\n"
+        );
+    }
+}

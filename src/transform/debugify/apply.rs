@@ -22,7 +22,10 @@
 //!
 //! Debug values are `#dbg_value` records in modules that spell pointers `ptr` (what opt-19
 //! prints) and `llvm.dbg.value` calls otherwise (LLVM 14 had no records; a pointer-free module
-//! gets calls too, which both LLVM 14 and 19 read).
+//! gets calls too, which both LLVM 14 and 19 read) — unless the module already has debug
+//! calls or records: then its own form, as LLVM's reader rejects a mix. In a `ptr` module,
+//! debug calls are what LLVM 19 holds as records: not instructions, so they get no line and
+//! no location, and new debug values go after them.
 //!
 //! Invariants: new nodes are numbered from the module's largest number + 1, in the order
 //! opt's printer numbers them (compile unit, file, counts, flag, then per function: its
@@ -88,8 +91,29 @@ pub fn debugify(m: &mut Module, module_id: &str) -> String {
         .filter(|(_, f)| !module_md::is_skipped(f, interpose))
         .map(|(id, f)| plan_function(id, f, &env, &mut next))
         .collect();
-    let form = debug_form(m);
     let counts = (next.line - 1, next.var - 1);
+    let numbers = number_nodes(m, &plans, counts);
+    let form = debug_form(m);
+    let mut writer = Writer::new(&numbers, module_id, counts);
+    for (plan, nodes) in plans.iter().zip(&numbers.fns) {
+        let f = &mut m.functions[plan.id];
+        let name = module_md::function_name(f);
+        let vars: Vec<(u32, u32)> = plan.values.iter().map(|v| (v.var, v.line)).collect();
+        let sp = SpInfo {
+            name: &name,
+            local: plan.local,
+            line: plan.first_line,
+            insts: plan.insts.len(),
+        };
+        writer.function(&numbers, nodes, &sp, &vars);
+        apply_plan(f, plan, nodes, form);
+    }
+    add_module_items(m, &numbers, writer.finish());
+    String::new()
+}
+
+/// Numbers the new nodes after the module's own (see [`Numbers::assign`]).
+fn number_nodes(m: &Module, plans: &[FnPlan], counts: (u32, u32)) -> Numbers {
     let need_flag = module_md::module_flag(m, b"Debug Info Version").is_none();
     let base = m
         .ctx
@@ -108,23 +132,7 @@ pub fn debugify(m: &mut Module, module_id: &str) -> String {
             var_bits: b,
         })
         .collect();
-    let numbers = Numbers::assign(base, counts, need_flag, &shapes);
-    let mut writer = Writer::new(&numbers, module_id, counts);
-    for (plan, nodes) in plans.iter().zip(&numbers.fns) {
-        let f = &mut m.functions[plan.id];
-        let name = module_md::function_name(f);
-        let vars: Vec<(u32, u32)> = plan.values.iter().map(|v| (v.var, v.line)).collect();
-        let sp = SpInfo {
-            name: &name,
-            local: plan.local,
-            line: plan.first_line,
-            insts: plan.insts.len(),
-        };
-        writer.function(&numbers, nodes, &sp, &vars);
-        apply_plan(f, plan, nodes, form);
-    }
-    add_module_items(m, &numbers, writer.finish());
-    String::new()
+    Numbers::assign(base, counts, need_flag, &shapes)
 }
 
 /// Adds the named metadata and the new nodes' definitions at the end of the module.
@@ -370,7 +378,7 @@ fn musttail_before_ret(f: &Function, insts: &[Inst], last: usize) -> Option<usiz
             return None;
         }
         if f.dfg.opcode(insts[k]) == Opcode::BitCast {
-            let src = f.dfg.resolve(f.dfg.inst_values(insts[k])[0]);
+            let src = f.dfg.resolve(*f.dfg.inst_values(insts[k]).first()?);
             k = k.checked_sub(1)?;
             if f.dfg.inst_result(insts[k]) != Some(src) {
                 return None;
