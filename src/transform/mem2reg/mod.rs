@@ -414,3 +414,6 @@ fn yaml_scalar(s: &str) -> String {
         format!("'{}'", yaml_quote(s))
     }
 }
+
+#[cfg(test)]
+mod tests;
