@@ -158,39 +158,117 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
 }
 
 /// The work shared by workers and the writer.
+///
+/// Invariants: `next` only grows; a worker owns functions `[claimed, claimed + k)` it took
+/// with one `fetch_add` on `next` (a chunk: consecutive functions worth about [`CHUNK_BYTES`]
+/// of input, so small functions do not cost a wake-up each); `state.slots[i]` is filled once
+/// by the owner of `i` and taken once by the writer.
 struct Shared {
-    slots: Mutex<Vec<Option<Result<Done, Fail>>>>,
-    ready: Condvar,
+    state: Mutex<State>,
+    /// The writer waits here for `state.wanted`.
+    done: Condvar,
+    /// Workers wait here for the writer to move the window.
+    space: Condvar,
     next: AtomicUsize,
     written: AtomicUsize,
     abort: AtomicBool,
 }
 
-fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions, n: usize) {
+/// What the lock guards.
+struct State {
+    slots: Vec<Option<Result<Done, Fail>>>,
+    /// The function the writer is waiting for (`usize::MAX`: not waiting).
+    wanted: usize,
+    /// Workers waiting for space in the window.
+    waiting: usize,
+}
+
+/// About how much input (bytes of function bodies) a worker claims at once.
+const CHUNK_BYTES: u32 = 32 << 10;
+
+/// Claims the next chunk of functions: `[start, end)`, empty when none are left.
+fn claim(shared: &Shared, spans: &[module::FunctionSpan]) -> std::ops::Range<usize> {
+    let n = spans.len();
+    loop {
+        let start = shared.next.load(Ordering::Relaxed);
+        if start >= n {
+            return n..n;
+        }
+        let (mut end, mut bytes) = (start, 0u32);
+        while end < n && end - start < WINDOW / 4 && bytes < CHUNK_BYTES {
+            bytes = bytes.saturating_add(spans[end].end.saturating_sub(spans[end].start));
+            end += 1;
+        }
+        if shared
+            .next
+            .compare_exchange(start, end, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            return start..end;
+        }
+    }
+}
+
+fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions) {
     loop {
         if shared.abort.load(Ordering::Relaxed) {
             return;
         }
-        let i = shared.next.fetch_add(1, Ordering::Relaxed);
-        if i >= n {
+        let chunk = claim(shared, &ctx.functions);
+        if chunk.is_empty() {
             return;
         }
-        {
-            let mut g = shared.slots.lock().expect("lock");
-            while i >= shared.written.load(Ordering::Relaxed) + WINDOW
+        if chunk.end > shared.written.load(Ordering::Acquire) + WINDOW {
+            let mut g = shared.state.lock().expect("lock");
+            g.waiting += 1;
+            while chunk.end > shared.written.load(Ordering::Acquire) + WINDOW
                 && !shared.abort.load(Ordering::Relaxed)
             {
-                g = shared.ready.wait(g).expect("lock");
+                g = shared.space.wait(g).expect("lock");
             }
+            g.waiting -= 1;
         }
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            process(source, ctx, i, opts)
-        }))
-        .unwrap_or_else(|p| Err(Fail::Panic(p)));
-        let mut g = shared.slots.lock().unwrap_or_else(|e| e.into_inner());
-        g[i] = Some(r);
-        shared.ready.notify_all();
+        let mut results = Vec::with_capacity(chunk.len());
+        for i in chunk.clone() {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                process(source, ctx, i, opts)
+            }))
+            .unwrap_or_else(|p| Err(Fail::Panic(p)));
+            results.push(r);
+        }
+        let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+        for (i, r) in chunk.clone().zip(results) {
+            g.slots[i] = Some(r);
+        }
+        if chunk.contains(&g.wanted) {
+            shared.done.notify_one();
+        }
     }
+}
+
+/// The writer's side: waits for function `i`, takes it and moves the window past it.
+fn take_done(shared: &Shared, i: usize) -> Result<Done, Fail> {
+    let mut g = shared.state.lock().expect("lock");
+    let r = loop {
+        if let Some(r) = g.slots[i].take() {
+            break r;
+        }
+        g.wanted = i;
+        g = shared.done.wait(g).expect("lock");
+    };
+    g.wanted = usize::MAX;
+    shared.written.store(i + 1, Ordering::Release);
+    if g.waiting > 0 {
+        shared.space.notify_all();
+    }
+    r
+}
+
+/// Stops the workers (after an error): none waits for space any more.
+fn abort(shared: &Shared) {
+    shared.abort.store(true, Ordering::Relaxed);
+    let _g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+    shared.space.notify_all();
 }
 
 fn stream(
@@ -203,8 +281,13 @@ fn stream(
 ) -> Result<JobReport, JobError> {
     let n = ctx.functions.len();
     let shared = Shared {
-        slots: Mutex::new((0..n).map(|_| None).collect()),
-        ready: Condvar::new(),
+        state: Mutex::new(State {
+            slots: (0..n).map(|_| None).collect(),
+            wanted: usize::MAX,
+            waiting: 0,
+        }),
+        done: Condvar::new(),
+        space: Condvar::new(),
         next: AtomicUsize::new(0),
         written: AtomicUsize::new(0),
         abort: AtomicBool::new(false),
@@ -214,7 +297,7 @@ fn stream(
     let mut times = [Duration::ZERO; 3];
     let res: Result<(), JobError> = std::thread::scope(|s| {
         for _ in 0..threads {
-            reader::s_spawn(s, || worker(&shared, source, ctx, opts, n));
+            reader::s_spawn(s, || worker(&shared, source, ctx, opts));
         }
         let r = write_items(
             &shared,
@@ -227,8 +310,7 @@ fn stream(
             &mut times,
         );
         if r.is_err() {
-            shared.abort.store(true, Ordering::Relaxed);
-            shared.ready.notify_all();
+            abort(&shared);
         }
         match r {
             Err(Step::Io(e)) => Err(e),
@@ -279,17 +361,7 @@ fn write_items(
     for item in items {
         match item {
             ItemSpan::Function(i) => {
-                let done = {
-                    let mut g = shared.slots.lock().expect("lock");
-                    loop {
-                        if let Some(r) = g[*i].take() {
-                            break r;
-                        }
-                        g = shared.ready.wait(g).expect("lock");
-                    }
-                };
-                shared.written.store(i + 1, Ordering::Relaxed);
-                shared.ready.notify_all();
+                let done = take_done(shared, *i);
                 let mut d = match done {
                     Ok(d) => d,
                     Err(Fail::Parse(e, facts)) => return Err(parse_fail(end.failed(*i, e, facts))),

@@ -120,6 +120,28 @@ pub fn field<'t>(text: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
     None
 }
 
+/// The `name: value` fields of a specialized node, in order (items without a colon skipped).
+pub fn fields(text: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    let t = trim(text);
+    let body = t
+        .iter()
+        .position(|&c| c == b'(')
+        .and_then(|open| t.get(open + 1..t.len().checked_sub(1)?))
+        .unwrap_or(&[]);
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < body.len() {
+            let end = top_level_end(body, i);
+            let item = trim(&body[i..end]);
+            i = end + 1;
+            if let Some(colon) = item.iter().position(|&c| c == b':') {
+                return Some((trim(&item[..colon]), trim(&item[colon + 1..])));
+            }
+        }
+        None
+    })
+}
+
 /// The end of the comma-separated item starting at `i` (nesting and strings respected).
 fn top_level_end(s: &[u8], mut i: usize) -> usize {
     let mut depth = 0i32;
@@ -199,12 +221,31 @@ impl Location {
         if node_kind(text)? != b"DILocation" {
             return None;
         }
+        let int = |v: &[u8]| -> u64 {
+            std::str::from_utf8(v)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        let (mut line, mut column, mut scope, mut inlined_at, mut implicit) =
+            (0, 0, None, None, false);
+        // One pass over the fields (this runs for every location promotion merges).
+        for (name, value) in fields(text) {
+            match name {
+                b"line" => line = int(value),
+                b"column" => column = int(value),
+                b"scope" => scope = Some(value),
+                b"inlinedAt" => inlined_at = node_id(value),
+                b"isImplicitCode" => implicit = value == b"true",
+                _ => {}
+            }
+        }
         Some(Location {
-            line: int_field(text, b"line"),
-            column: int_field(text, b"column"),
-            scope: node_id(field(text, b"scope")?)?,
-            inlined_at: field(text, b"inlinedAt").and_then(node_id),
-            implicit: field(text, b"isImplicitCode") == Some(b"true"),
+            line,
+            column,
+            scope: node_id(scope?)?,
+            inlined_at,
+            implicit,
         })
     }
 

@@ -15,6 +15,125 @@ use super::edit::{make_dbg_value, DbgForm};
 use crate::ir::datalayout::DataLayout;
 use crate::ir::metadata::{self, Location, MdNodeId, MdReader};
 use crate::ir::{DbgKind, Function, Inst, MdRef, Opcode, Type, Value};
+use crate::util::fxhash::FxHashMap;
+
+/// The metadata reader of one function with memos of what promotion asks it again and again
+/// (a `-g` module merges the same pair of store locations at many phis, and every debug value
+/// of a variable needs the variable's size and its declare's line-0 location).
+///
+/// Invariant: the memos are keyed by node number (`!N`) and hold exactly what the uncached
+/// computation returns for that node; references that are not plain numbers are not memoized.
+pub struct DbgMd<'m> {
+    /// The reader itself.
+    pub reader: MdReader<'m>,
+    merged: FxHashMap<(u64, u64), Loc>,
+    line_zero: FxHashMap<u32, MdRef>,
+    var_size: FxHashMap<u32, Option<u64>>,
+    locations: FxHashMap<u32, Option<(MdNodeId, Location)>>,
+    /// Per scope node: whether it is a subprogram, and its parent scope.
+    scopes: FxHashMap<u32, (bool, Option<MdNodeId>)>,
+}
+
+impl<'m> DbgMd<'m> {
+    /// A reader with empty memos.
+    pub fn new(reader: MdReader<'m>) -> DbgMd<'m> {
+        DbgMd {
+            reader,
+            merged: FxHashMap::default(),
+            line_zero: FxHashMap::default(),
+            var_size: FxHashMap::default(),
+            locations: FxHashMap::default(),
+            scopes: FxHashMap::default(),
+        }
+    }
+
+    /// [`MdReader::location`], memoized for `!N` references.
+    fn location(&mut self, text: &[u8]) -> Option<(MdNodeId, Location)> {
+        let Some(n) = number(text) else {
+            return self.reader.location(text);
+        };
+        if let Some(l) = self.locations.get(&n) {
+            return l.clone();
+        }
+        let l = self.reader.location(text);
+        self.locations.insert(n, l.clone());
+        l
+    }
+
+    /// The location node `id` names.
+    fn location_of(&mut self, id: &MdNodeId) -> Option<(MdNodeId, Location)> {
+        match id {
+            MdNodeId::Num(_) => {
+                let mut t = Vec::new();
+                id.write(&mut t);
+                self.location(&t)
+            }
+            MdNodeId::Inline(t) => self.reader.location(t),
+        }
+    }
+
+    /// Whether `s` is a subprogram, and its parent scope (none at a subprogram).
+    fn scope(&mut self, s: &MdNodeId) -> (bool, Option<MdNodeId>) {
+        let uncached = |r: &MdReader<'_>| (r.is_subprogram(s), r.parent_scope(s));
+        let MdNodeId::Num(n) = s else {
+            return uncached(&self.reader);
+        };
+        if let Some(e) = self.scopes.get(n) {
+            return e.clone();
+        }
+        let e = uncached(&self.reader);
+        self.scopes.insert(*n, e.clone());
+        e
+    }
+
+    /// The subprogram enclosing scope `s`.
+    fn subprogram(&mut self, s: &MdNodeId) -> Option<MdNodeId> {
+        let mut cur = s.clone();
+        for _ in 0..10_000 {
+            let (sp, parent) = self.scope(&cur);
+            if sp {
+                return Some(cur);
+            }
+            cur = parent?;
+        }
+        None
+    }
+
+    fn variable_size(&mut self, var: &[u8]) -> Option<u64> {
+        let Some(n) = number(var) else {
+            return self.reader.variable_size(var);
+        };
+        if let Some(&size) = self.var_size.get(&n) {
+            return size;
+        }
+        let size = self.reader.variable_size(var);
+        self.var_size.insert(n, size);
+        size
+    }
+}
+
+impl<'m> std::ops::Deref for DbgMd<'m> {
+    type Target = MdReader<'m>;
+    fn deref(&self) -> &MdReader<'m> {
+        &self.reader
+    }
+}
+
+/// A memo key for a location: `!N` of the input, or the function's new node `k`.
+fn loc_key(func: &Function, r: MdRef) -> Option<u64> {
+    match r {
+        MdRef::New(k) => Some(1 << 32 | u64::from(k)),
+        MdRef::Text(_) => number(func.md_text(r)).map(u64::from),
+    }
+}
+
+/// `N` of a reference `!N`.
+fn number(text: &[u8]) -> Option<u32> {
+    match metadata::node_id(text)? {
+        MdNodeId::Num(n) => Some(n),
+        MdNodeId::Inline(_) => None,
+    }
+}
 
 /// A debug instruction that names a slot.
 #[derive(Clone, Debug)]
@@ -90,7 +209,7 @@ pub struct SlotInfo<'a> {
 /// else the variable's size, else — for a declare — the slot's allocation size).
 pub fn covers(
     func: &Function,
-    md: &MdReader<'_>,
+    md: &mut DbgMd<'_>,
     ty: Type,
     user: &DbgUser,
     slot: SlotInfo<'_>,
@@ -112,18 +231,35 @@ pub fn covers(
 }
 
 /// The location of a debug value made from `user`: line 0 in its scope.
-pub fn value_loc(func: &mut Function, md: &MdReader<'_>, user: &DbgUser) -> MdRef {
-    let text = func.md_text(user.loc).to_vec();
-    match md.line_zero_location(&text) {
+pub fn value_loc(func: &mut Function, md: &mut DbgMd<'_>, user: &DbgUser) -> MdRef {
+    let text = func.md_text(user.loc);
+    let n = number(text);
+    if let Some(r) = n.and_then(|n| md.line_zero.get(&n)) {
+        return *r;
+    }
+    let zero = md.location(text).map(|(_, l)| {
+        Location {
+            line: 0,
+            column: 0,
+            implicit: false,
+            ..l
+        }
+        .to_text()
+    });
+    let r = match zero {
         Some(t) => func.add_new_md(t),
         None => user.loc,
+    };
+    if let Some(n) = n {
+        md.line_zero.insert(n, r);
     }
+    r
 }
 
 /// A debug value of `v` for `user`'s variable (with `expr`), inserted before `before`.
 pub fn insert_value_before(
     func: &mut Function,
-    md: &MdReader<'_>,
+    md: &mut DbgMd<'_>,
     user: &DbgUser,
     v: Value,
     expr: &[u8],
@@ -138,7 +274,7 @@ pub fn insert_value_before(
 /// stored value — or of `undef` when the conversion is not sound.
 pub fn convert_at_store(
     func: &mut Function,
-    md: &MdReader<'_>,
+    md: &mut DbgMd<'_>,
     user: &DbgUser,
     store: Inst,
     slot: SlotInfo<'_>,
@@ -155,7 +291,7 @@ pub fn convert_at_store(
 
 /// `InsertDebugValueAtStoreLoc`: a `dbg.value` whose expression starts with a deref moves to
 /// the stored value, without the deref.
-pub fn move_to_store(func: &mut Function, md: &MdReader<'_>, user: &DbgUser, store: Inst) {
+pub fn move_to_store(func: &mut Function, md: &mut DbgMd<'_>, user: &DbgUser, store: Inst) {
     let v = func.dfg.resolve(func.dfg.inst_values(store)[0]);
     let ops = user.ops();
     let mut expr = b"!DIExpression(".to_vec();
@@ -189,7 +325,7 @@ pub fn first_insertion_point(func: &Function, block: crate::ir::Block) -> Option
 /// insertion point, when the phi's type covers the variable.
 pub fn convert_at_phi(
     func: &mut Function,
-    md: &MdReader<'_>,
+    md: &mut DbgMd<'_>,
     user: &DbgUser,
     phi: Inst,
     slot: SlotInfo<'_>,
@@ -211,11 +347,23 @@ pub fn convert_at_phi(
 pub type Loc = Option<MdRef>;
 
 /// `DILocation::getMergedLocation(a, b)` as LLVM 19 computes it; `None` when either is none.
-pub fn merge(func: &mut Function, md: &MdReader<'_>, a: Loc, b: Loc) -> Loc {
+pub fn merge(func: &mut Function, md: &mut DbgMd<'_>, a: Loc, b: Loc) -> Loc {
     let (a, b) = (a?, b?);
     if a == b {
         return Some(a);
     }
+    let key = loc_key(func, a).zip(loc_key(func, b));
+    if let Some(r) = key.and_then(|k| md.merged.get(&k)) {
+        return *r;
+    }
+    let r = merge_uncached(func, md, a, b);
+    if let Some(k) = key {
+        md.merged.insert(k, r);
+    }
+    r
+}
+
+fn merge_uncached(func: &mut Function, md: &mut DbgMd<'_>, a: MdRef, b: MdRef) -> Loc {
     let ta = func.md_text(a).to_vec();
     let tb = func.md_text(b).to_vec();
     let (ida, la) = md
@@ -230,7 +378,7 @@ pub fn merge(func: &mut Function, md: &MdReader<'_>, a: Loc, b: Loc) -> Loc {
     let merged = if func.types.opaque_mode {
         merge_locations(md, (&ida, &la), (&idb, &lb))
     } else {
-        merge_locations_llvm14(md, &la, &lb)
+        merge_locations_llvm14(&md.reader, &la, &lb)
     };
     if merged == la {
         return Some(a);
@@ -242,12 +390,10 @@ pub fn merge(func: &mut Function, md: &MdReader<'_>, a: Loc, b: Loc) -> Loc {
 }
 
 /// The inlined-at chain of a location (itself first).
-fn chain(md: &MdReader<'_>, id: &MdNodeId, l: &Location) -> Vec<(MdNodeId, Location)> {
+fn chain(md: &mut DbgMd<'_>, id: &MdNodeId, l: &Location) -> Vec<(MdNodeId, Location)> {
     let mut out = vec![(id.clone(), l.clone())];
     while let Some(next) = out.last().and_then(|(_, l)| l.inlined_at.clone()) {
-        let mut t = Vec::new();
-        next.write(&mut t);
-        match md.location(&t) {
+        match md.location_of(&next) {
             Some(p) if out.len() < 10_000 => out.push(p),
             _ => break,
         }
@@ -256,18 +402,19 @@ fn chain(md: &MdReader<'_>, id: &MdNodeId, l: &Location) -> Vec<(MdNodeId, Locat
 }
 
 fn merge_locations(
-    md: &MdReader<'_>,
+    md: &mut DbgMd<'_>,
     a: (&MdNodeId, &Location),
     b: (&MdNodeId, &Location),
 ) -> Location {
     let al = chain(md, a.0, a.1);
     let bl = chain(md, b.0, b.1);
-    let key = |l: &Location| (md.subprogram(&l.scope), l.inlined_at.clone());
+    let mut key = |l: &Location| (md.subprogram(&l.scope), l.inlined_at.clone());
+    let akeys: Vec<_> = al.iter().map(|(_, x)| key(x)).collect();
     // The first location of B's chain whose (subprogram, inlinedAt) appears in A's chain.
     let mut start = None;
     for (j, (_, l)) in bl.iter().enumerate() {
         let k = key(l);
-        if let Some(i) = al.iter().position(|(_, x)| key(x) == k) {
+        if let Some(i) = akeys.iter().position(|x| *x == k) {
             start = Some((i, j));
             break;
         }
@@ -345,7 +492,7 @@ fn merge_locations_llvm14(md: &MdReader<'_>, a: &Location, b: &Location) -> Loca
 }
 
 fn merge_pair(
-    md: &MdReader<'_>,
+    md: &mut DbgMd<'_>,
     a: &(MdNodeId, Location),
     b: &(MdNodeId, Location),
     inlined_at: Option<MdNodeId>,
@@ -376,16 +523,16 @@ fn merge_pair(
     })
 }
 
-fn nearest_common_scope(md: &MdReader<'_>, s1: &MdNodeId, s2: &MdNodeId) -> Option<MdNodeId> {
+fn nearest_common_scope(md: &mut DbgMd<'_>, s1: &MdNodeId, s2: &MdNodeId) -> Option<MdNodeId> {
     let mut seen = Vec::new();
     let mut cur = Some(s1.clone());
     while let Some(s) = cur {
-        let sp = md.is_subprogram(&s);
-        seen.push(s.clone());
+        let (sp, parent) = md.scope(&s);
+        seen.push(s);
         if sp || seen.len() > 10_000 {
             break;
         }
-        cur = md.parent_scope(&s);
+        cur = parent;
     }
     let mut cur = Some(s2.clone());
     let mut steps = 0;
@@ -393,11 +540,12 @@ fn nearest_common_scope(md: &MdReader<'_>, s1: &MdNodeId, s2: &MdNodeId) -> Opti
         if seen.contains(&s) {
             return Some(s);
         }
-        if md.is_subprogram(&s) || steps > 10_000 {
+        let (sp, parent) = md.scope(&s);
+        if sp || steps > 10_000 {
             break;
         }
         steps += 1;
-        cur = md.parent_scope(&s);
+        cur = parent;
     }
     None
 }

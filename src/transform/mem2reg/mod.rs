@@ -150,7 +150,7 @@ pub struct Report {
 /// The pass's state for one function.
 pub(crate) struct Promoter<'f, 'm> {
     pub f: &'f mut Function,
-    pub md: MdReader<'m>,
+    pub md: debug_info::DbgMd<'m>,
     pub dl: &'m crate::ir::datalayout::DataLayout,
     pub cfg: &'m Cfg,
     pub dt: &'m DomTree,
@@ -223,10 +223,10 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     let default_dl = crate::ir::datalayout::DataLayout::default();
     let dl = ctx.map_or(&default_dl, |c| &c.dl);
     let mut p = Promoter {
-        md: MdReader {
+        md: debug_info::DbgMd::new(MdReader {
             source: &source,
             ctx,
-        },
+        }),
         dl,
         f: func,
         cfg: &cfg,

@@ -330,7 +330,7 @@ fn apply_events(
                 loc
             } else {
                 let old = ph.loc;
-                debug_info::merge(p.f, &p.md, old, loc)
+                debug_info::merge(p.f, &mut p.md, old, loc)
             };
             let ph = &mut phis[k as usize];
             if ph.incoming.is_empty() {
@@ -348,13 +348,8 @@ fn apply_events(
                 let s = &slots[ph.slot as usize];
                 for d in &s.dbg {
                     if d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {
-                        debug_info::convert_at_phi(
-                            p.f,
-                            &p.md,
-                            d,
-                            ph.inst,
-                            super::slots::slot_info(p, s),
-                        );
+                        let info = super::slots::slot_info(p, s);
+                        debug_info::convert_at_phi(p.f, &mut p.md, d, ph.inst, info);
                     }
                 }
             }

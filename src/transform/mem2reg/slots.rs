@@ -250,7 +250,8 @@ fn delete_dead(p: &mut Promoter<'_, '_>, s: &Slot) {
 pub(super) fn remove_store(p: &mut Promoter<'_, '_>, s: &Slot, store: Inst) {
     for d in &s.dbg {
         if d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {
-            debug_info::convert_at_store(p.f, &p.md, d, store, slot_info(p, s));
+            let info = slot_info(p, s);
+            debug_info::convert_at_store(p.f, &mut p.md, d, store, info);
         }
     }
     p.forget_name(store);
@@ -308,10 +309,11 @@ fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
             continue;
         }
         if d.is_address_of() {
-            debug_info::convert_at_store(p.f, &p.md, &d, store, slot_info(p, s));
+            let info = slot_info(p, s);
+            debug_info::convert_at_store(p.f, &mut p.md, &d, store, info);
             erase(p.f, d.inst);
         } else if d.is_value_of() && d.starts_with_deref() {
-            debug_info::move_to_store(p.f, &p.md, &d, store);
+            debug_info::move_to_store(p.f, &mut p.md, &d, store);
             erase(p.f, d.inst);
         } else if d.starts_with_deref() {
             erase(p.f, d.inst);
