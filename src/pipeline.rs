@@ -147,6 +147,9 @@ pub struct RunOptions {
     /// The module's identifier (LLVM's `Module::getName`: the input file as named, or
     /// `<stdin>`), which `debugify` writes as its file name.
     pub module_id: String,
+    /// opt's `-cfg-dot-filename-prefix`: `dot-cfg` and `dot-cfg-only` write
+    /// `PREFIX.NAME.dot` (empty by default: `.NAME.dot` in the current directory).
+    pub cfg_dot_prefix: String,
 }
 
 impl Default for RunOptions {
@@ -157,6 +160,7 @@ impl Default for RunOptions {
             print_copies: false,
             mem2reg: Default::default(),
             module_id: "<stdin>".into(),
+            cfg_dot_prefix: String::new(),
         }
     }
 }
@@ -274,7 +278,7 @@ fn one_pass(
                 r.errors.push(e.to_string());
             }
         }
-        Pass::Print(p) => p.run_function(f, &mut r.printed),
+        Pass::Print(p) => p.run_function(f, &opts.cfg_dot_prefix, &mut r.printed),
         Pass::PhiElim => {
             let o = phi_elim::Options {
                 lowering: phi_elim::Lowering::StackSlots,

@@ -121,3 +121,20 @@ fn stdin_to_stdout_and_disable_output() {
     let o = run(&["-p", "", "-disable-output"], src);
     assert!(o.status.success() && o.stdout.is_empty());
 }
+
+#[test]
+fn cfg_dot_prefix_names_the_file_as_opt_does() {
+    let dir = scratch("dot-prefix");
+    let prefix = dir.join("cfg");
+    let flag = format!("-cfg-dot-filename-prefix={}", prefix.display());
+    let o = run(
+        &["-passes=dot-cfg", "-disable-output", &flag],
+        b"define void @f() {\n  ret void\n}\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = dir.join("cfg.f.dot");
+    assert_eq!(stderr(&o), format!("Writing '{}'...\n", file.display()));
+    let dot = std::fs::read_to_string(&file).unwrap();
+    assert!(dot.starts_with("digraph \"CFG for 'f' function\""), "{dot}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

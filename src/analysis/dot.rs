@@ -54,10 +54,11 @@ pub enum DotKind {
 }
 
 impl DotKind {
-    /// The file `opt-19` writes for `func`: `.f.dot`, `dom.f.dot` or `domonly.f.dot`.
-    pub fn file_name(self, func: &Function) -> String {
+    /// The file `opt-19` writes for `func`: `.f.dot`, `dom.f.dot` or `domonly.f.dot`; the CFG
+    /// files start with `cfg_prefix` (opt's `-cfg-dot-filename-prefix`, may name a folder).
+    pub fn file_name(self, func: &Function, cfg_prefix: &str) -> String {
         let prefix = match self {
-            DotKind::Cfg | DotKind::CfgOnly => "",
+            DotKind::Cfg | DotKind::CfgOnly => cfg_prefix,
             DotKind::Dom => "dom",
             DotKind::DomOnly => "domonly",
         };
@@ -108,19 +109,22 @@ impl Printer {
 
     /// Runs it over `m` in function order: dumps go to `log` (opt writes them to stderr), as do
     /// the `Writing '.f.dot'...` lines of the file writers.
-    pub fn run(self, m: &Module, log: &mut String) {
-        m.functions.values().for_each(|f| self.run_function(f, log));
+    pub fn run(self, m: &Module, cfg_prefix: &str, log: &mut String) {
+        m.functions
+            .values()
+            .for_each(|f| self.run_function(f, cfg_prefix, log));
     }
 
     /// Runs the printer on one function: text to `log`, or its `.dot` file written to the
-    /// current directory (with opt's `Writing '...'...` line in `log`).
-    pub fn run_function(self, func: &Function, log: &mut String) {
+    /// current directory (with opt's `Writing '...'...` line in `log`); `cfg_prefix` as in
+    /// [`DotKind::file_name`].
+    pub fn run_function(self, func: &Function, cfg_prefix: &str, log: &mut String) {
         match self {
             Printer::DomTree => log.push_str(&print_domtree(func)),
             Printer::DomFrontier => log.push_str(&print_domfrontier(func)),
             // opt-19 skips the dominator-tree writers (not the CFG's) on `optnone` functions.
             Printer::Dot(DotKind::Dom | DotKind::DomOnly) if func.optnone => {}
-            Printer::Dot(kind) => write_dot_file(func, kind, Path::new("."), log),
+            Printer::Dot(kind) => write_dot_file(func, kind, cfg_prefix, Path::new("."), log),
         }
     }
 }
@@ -142,15 +146,21 @@ pub fn function_dot(func: &Function, kind: DotKind) -> String {
 
 /// Writes one file per function of `m` into `dir`, as `opt` does, appending `opt`'s
 /// `Writing '.f.dot'...` lines (and `  error opening file for writing!` on failure) to `log`.
-pub fn write_dot_files(m: &Module, kind: DotKind, dir: &Path, log: &mut String) {
+pub fn write_dot_files(m: &Module, kind: DotKind, cfg_prefix: &str, dir: &Path, log: &mut String) {
     for func in m.functions.values() {
-        write_dot_file(func, kind, dir, log);
+        write_dot_file(func, kind, cfg_prefix, dir, log);
     }
 }
 
 /// Writes `func`'s file into `dir`, logging as [`write_dot_files`] does.
-pub fn write_dot_file(func: &Function, kind: DotKind, dir: &Path, log: &mut String) {
-    let name = kind.file_name(func);
+pub fn write_dot_file(
+    func: &Function,
+    kind: DotKind,
+    cfg_prefix: &str,
+    dir: &Path,
+    log: &mut String,
+) {
+    let name = kind.file_name(func, cfg_prefix);
     let _ = writeln!(log, "Writing '{name}'...");
     if std::fs::write(dir.join(&name), function_dot(func, kind)).is_err() {
         log.push_str("  error opening file for writing!\n");

@@ -39,6 +39,9 @@ OPTIONS:
   --max-slot-size=BYTES     Leave slots larger than BYTES in memory
   --phi-copy-limit=N        Leave the costliest slots in memory while phi operands exceed N
   --entry-only              Promote only entry-block slots, as LLVM does
+  -cfg-dot-filename-prefix=P
+                            dot-cfg and dot-cfg-only write P.FUNCTION.dot (as opt does;
+                            P may name a folder); default: .FUNCTION.dot
   --try-experimental-debuginfo-iterators
                             Accepted, as opt-19 accepts it; no effect: output keeps the
                             input's debug-info form, and debugify writes #dbg_value records
@@ -68,6 +71,7 @@ struct Args {
     print_copies: bool,
     stats: bool,
     remarks_output: Option<String>,
+    cfg_dot_prefix: String,
     m2r: mem2reg::transform::mem2reg::Options,
 }
 
@@ -94,6 +98,7 @@ fn parse_args(argv: Vec<String>) -> Parsed {
         print_copies: false,
         stats: false,
         remarks_output: None,
+        cfg_dot_prefix: String::new(),
         m2r: Default::default(),
     };
     let mut it = argv.into_iter();
@@ -185,6 +190,10 @@ fn parse_args(argv: Vec<String>) -> Parsed {
             // no effect: output keeps the input's debug-info form (records or calls), and
             // debugify picks records for `ptr` modules, calls otherwise.
             "try-experimental-debuginfo-iterators" => {}
+            "cfg-dot-filename-prefix" => match value(&flag) {
+                Ok(v) => a.cfg_dot_prefix = v,
+                Err(e) => return e,
+            },
             _ => return usage_error(&format!("unknown option '{arg}'")),
         }
     }
@@ -225,6 +234,7 @@ fn run(args: &Args) -> Result<(), String> {
             print_copies: args.print_copies,
             mem2reg: args.m2r.clone(),
             module_id: name.clone(),
+            cfg_dot_prefix: args.cfg_dot_prefix.clone(),
         },
         verify_input: !args.disable_verify,
         print,

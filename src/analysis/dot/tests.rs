@@ -101,9 +101,11 @@ fn unnamed_blocks_and_quoted_function_names() {
     let src = "define void @\"q z\"() {\n  br label %1\n1:\n  ret void\n}\n";
     let m = module(src);
     let f = &m.functions[FuncId(0)];
-    assert_eq!(DotKind::Cfg.file_name(f), ".q z.dot");
-    assert_eq!(DotKind::Dom.file_name(f), "dom.q z.dot");
-    assert_eq!(DotKind::DomOnly.file_name(f), "domonly.q z.dot");
+    assert_eq!(DotKind::Cfg.file_name(f, ""), ".q z.dot");
+    assert_eq!(DotKind::Dom.file_name(f, ""), "dom.q z.dot");
+    assert_eq!(DotKind::DomOnly.file_name(f, ""), "domonly.q z.dot");
+    assert_eq!(DotKind::Cfg.file_name(f, "out/cfg"), "out/cfg.q z.dot");
+    assert_eq!(DotKind::Dom.file_name(f, "out/cfg"), "dom.q z.dot");
     let full = function_dot(f, DotKind::Cfg);
     assert!(
         full.starts_with("digraph \"CFG for 'q z' function\" {\n"),
@@ -164,7 +166,7 @@ fn printers_run_as_passes() {
     let mut log = String::new();
     Printer::from_name("print<domtree>")
         .unwrap()
-        .run(&m, &mut log);
+        .run(&m, "", &mut log);
     assert!(log.starts_with("DominatorTree for function: f\n"));
     assert_eq!(Printer::DomFrontier.pass_name(), "print<domfrontier>");
     for name in ["dot-cfg", "dot-cfg-only", "dot-dom", "dot-dom-only"] {
@@ -173,7 +175,7 @@ fn printers_run_as_passes() {
     let dir = std::env::temp_dir().join(format!("dot-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut log = String::new();
-    write_dot_files(&m, DotKind::Dom, &dir, &mut log);
+    write_dot_files(&m, DotKind::Dom, "", &dir, &mut log);
     assert_eq!(log, "Writing 'dom.f.dot'...\n");
     assert!(std::fs::read_to_string(dir.join("dom.f.dot"))
         .unwrap()
@@ -185,11 +187,11 @@ fn printers_run_as_passes() {
 fn dominator_trees_of_optnone_functions_are_not_written() {
     let m = module("define void @o() optnone noinline {\n  ret void\n}\n");
     let mut log = String::new();
-    Printer::Dot(DotKind::Dom).run(&m, &mut log);
+    Printer::Dot(DotKind::Dom).run(&m, "", &mut log);
     assert_eq!(log, "");
     let dir = std::env::temp_dir().join(format!("dot-optnone-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    write_dot_files(&m, DotKind::Cfg, &dir, &mut log);
+    write_dot_files(&m, DotKind::Cfg, "", &dir, &mut log);
     assert_eq!(log, "Writing '.o.dot'...\n");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -88,7 +88,11 @@ pub(super) fn slot_placement(
         ("frontier (DF+ of stores)", blocks_text(p, &frontier)),
         ("phis at", blocks_text(p, &phis)),
     ];
-    let _ = writeln!(p.explain, "{fname}: {slot}: promoted with phis");
+    let what = match p.opts.phi_copy_limit {
+        Some(_) => "phis placed (the phi-copy budget may still drop them, see below)",
+        None => "promoted with phis",
+    };
+    let _ = writeln!(p.explain, "{fname}: {slot}: {what}");
     for (what, list) in lines {
         let _ = writeln!(p.explain, "    {what:<26} {list}");
     }

@@ -162,6 +162,9 @@ pub(crate) struct Promoter<'f, 'm> {
     pub explain: String,
     /// The input's numbering of values and blocks (with [`Options::explain`]).
     pub input_names: Option<crate::text::printer::Numbering>,
+    /// Allocas the phi-copy budget left in memory: later rounds do not take them again
+    /// (else the budget would not hold, and a limit no slot meets would never end).
+    pub over_budget: Vec<Inst>,
 }
 
 impl Promoter<'_, '_> {
@@ -237,6 +240,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         pos: Vec::new(),
         explain: String::new(),
         input_names,
+        over_budget: Vec::new(),
     };
     let mut rounds = 0;
     loop {
@@ -245,7 +249,10 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         let candidates = candidate_slots(&p);
         let mut chosen = Vec::new();
         for a in candidates {
-            if promotable::check(p.f, &uses, a).is_ok() && within_size(&p, a) {
+            if promotable::check(p.f, &uses, a).is_ok()
+                && within_size(&p, a)
+                && !p.over_budget.contains(&a)
+            {
                 chosen.push(a);
             }
         }

@@ -555,10 +555,12 @@ fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], phis: &mut Vec
             continue;
         }
         slots[i].dropped = true;
+        p.over_budget.push(slots[i].alloca);
         total -= cost[i];
     }
     phis.retain(|ph| {
         if slots[ph.slot as usize].dropped {
+            p.forget_name(ph.inst);
             p.f.layout.remove_inst(ph.inst);
             false
         } else {
