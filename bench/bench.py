@@ -19,6 +19,10 @@ Sections (--sections, comma-separated, default all):
           (opt-19 on nest N=16000 takes ~218 s and 4.8 GB).
   phielim mem2reg --passes=mem2reg  vs  mem2reg --passes=mem2reg,phi-elim  on the same shapes:
           both times and the extra cost of phi elimination.
+  analyses  the control-flow analyses alone on the same shapes: our `analyses` pass (CFG,
+          dominator tree, live-in bound and pruned iterated frontier of every slot; its time
+          from --time-passes) against opt-19's PromotePass time from -time-passes (opt's
+          whole mem2reg, without its DominatorTreeAnalysis); growth per 4x N.
 
 Usage:
   python3 bench/bench.py                                 # everything, 3 runs each
@@ -145,7 +149,9 @@ def cell(entry, key="s", fmt="{:.3f}"):
 
 
 def ratio(x):
-    return f"{x:.2f}x" if x is not None else "-"
+    if x is None:
+        return "-"
+    return f"{x:.2f}x" if x >= 0.1 else f"{x:.3f}x"
 
 
 def ensure_real_inputs(args):
@@ -250,12 +256,69 @@ def section_phielim(b, shapes, sizes, v):
     return rows
 
 
+def timed_stage(cmd, pattern, timeout):
+    """Runs cmd; returns the seconds on the first stderr line matching `pattern` (a regex with
+    one group), or None when the run fails or times out."""
+    import re
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if p.returncode != 0:
+        return None
+    m = re.search(pattern, p.stderr.decode(errors="replace"), re.M)
+    return float(m.group(1)) if m else None
+
+
+def section_analyses(b, shapes, sizes, v):
+    a = b.args
+    skip = {tuple(x.split(":")) for x in a.skip_opt.split(",") if ":" in x}
+    print(f"\n== analyses: mem2reg --passes=analyses (CFG, domtree, live-in bound, pruned IDF per slot)"
+          f"  vs  opt-19 PromotePass (-time-passes), median of {a.runs}")
+    print(f"{'shape':<7} {'N':>6} {'ours s':>9} {'x4':>6} {'opt Promote s':>14} {'x4':>6} {'ratio':>7}")
+    ours_pat = r"^\s*pass analyses: ([0-9.]+) s"
+    opt_pat = r"^\s*\S+ \(.*?\)\s+\S+ \(.*?\)\s+\S+ \(.*?\)\s+([0-9.]+) \(.*?\)\s+PromotePass"
+    rows, prev = [], {}
+    for shape in shapes:
+        prev = {}
+        for n in sizes:
+            f = scale_input(shape, n, v)
+            skip_opt = (shape, str(n)) in skip
+            ours, opt = [], []
+            for _ in range(a.runs):
+                t = timed_stage(b.tool + ["--passes=analyses", "-disable-output", "--time-passes", f],
+                                ours_pat, a.timeout)
+                if t is None:
+                    b.ours_failed = True
+                else:
+                    ours.append(t)
+                if not skip_opt:
+                    t = timed_stage([a.opt, "-passes=mem2reg", "-disable-output", "-time-passes", f],
+                                    opt_pat, a.opt_timeout)
+                    if t is not None:
+                        opt.append(t)
+            o = statistics.median(ours) if ours else None
+            p = statistics.median(opt) if opt else None
+            go = o / prev["ours"] if o and prev.get("ours") else None
+            gp = p / prev["opt"] if p and prev.get("opt") else None
+            r = o / p if o and p else None
+            print(f"{shape:<7} {n:>6} {o is not None and f'{o:.4f}' or 'failed':>9} {go and f'{go:.1f}' or '-':>6} "
+                  f"{p is not None and f'{p:.4f}' or ('skipped' if skip_opt else '-'):>14} {gp and f'{gp:.1f}' or '-':>6} "
+                  f"{ratio(r):>7}", flush=True)
+            rows.append({"shape": shape, "n": n, "v": v, "ours_s": o, "opt_promote_s": p,
+                         "ours_growth_x4": go and round(go, 2), "opt_growth_x4": gp and round(gp, 2),
+                         "ratio": r and round(r, 4)})
+            prev = {"ours": o, "opt": p}
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--tool", default=harness.DEFAULT_TOOL)
     ap.add_argument("--opt", default="opt-19")
-    ap.add_argument("--sections", default="rw,m2r,growth,phielim")
+    ap.add_argument("--sections", default="rw,m2r,growth,phielim,analyses")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--sizes", default="1000,4000,16000")
@@ -285,6 +348,8 @@ def main():
             result["growth"] = section_growth(b, shapes, sizes, a.vars)
         if "phielim" in sections:
             result["phielim"] = section_phielim(b, shapes, sizes, a.vars)
+        if "analyses" in sections:
+            result["analyses"] = section_analyses(b, shapes, sizes, a.vars)
     finally:
         for f in os.listdir(b.tmp):
             os.remove(os.path.join(b.tmp, f))

@@ -30,6 +30,10 @@ pub enum Pass {
     Debugify,
     /// `check-debugify` (module pass): what was lost since `debugify`, on stderr.
     CheckDebugify,
+    /// `analyses` (ours): CFG, dominator tree, and each slot's liveness and pruned iterated
+    /// frontier, computed and dropped; the function is unchanged. For benchmarks: see
+    /// [`crate::analysis::slot_phis`].
+    Analyses,
 }
 
 impl Pass {
@@ -43,6 +47,7 @@ impl Pass {
             Pass::Reg2Mem => "reg2mem",
             Pass::Debugify => "debugify",
             Pass::CheckDebugify => "check-debugify",
+            Pass::Analyses => "analyses",
         }
     }
 
@@ -63,6 +68,7 @@ impl Pass {
             "reg2mem" => Pass::Reg2Mem,
             "debugify" => Pass::Debugify,
             "check-debugify" => Pass::CheckDebugify,
+            "analyses" => Pass::Analyses,
             _ => return None,
         })
     }
@@ -279,6 +285,9 @@ fn one_pass(
             }
         }
         Pass::Print(p) => p.run_function(f, &opts.cfg_dot_prefix, &mut r.printed),
+        Pass::Analyses => {
+            std::hint::black_box(crate::analysis::slot_phis::analyse(f));
+        }
         Pass::PhiElim => {
             let o = phi_elim::Options {
                 lowering: phi_elim::Lowering::StackSlots,

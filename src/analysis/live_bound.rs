@@ -85,6 +85,11 @@ impl LiveBound {
         }
     }
 
+    /// Whether the bound is every block (some use can see the entry's undefined value).
+    pub fn is_all(&self) -> bool {
+        self.all
+    }
+
     /// Whether a block with DFS entry number `dfs_in` may be live-in.
     fn contains_dfs(&self, dfs_in: u32) -> bool {
         if self.all {

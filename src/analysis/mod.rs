@@ -21,6 +21,7 @@
 //! | [`marks`] | block sets with O(1) reset, for per-variable work | — |
 //! | [`print`](mod@print) | `opt-19`'s `print<domtree>` / `print<domfrontier>` text | LLVM |
 //! | [`dot`] | Graphviz files of the CFG and the dominator tree (`dot-cfg`, `dot-dom`) | LLVM |
+//! | [`slot_phis`] | the `analyses` pass: all of the above for every slot, nothing changed (benchmarks) | — |
 //!
 //! Shared invariants: per-block data is a dense array indexed by `Block` id (over the function's
 //! whole block id space, whether or not a block is in the layout); adjacency is stored as flat
@@ -54,6 +55,7 @@ pub mod liveness;
 pub mod marks;
 pub mod postorder;
 pub mod print;
+pub mod slot_phis;
 
 #[cfg(test)]
 pub(crate) mod testutil;

@@ -92,6 +92,9 @@ pub struct Token {
     pub start: u32,
     /// One past the last byte.
     pub end: u32,
+    /// The number of a numbered token (`%N`, `@N`, `#N`, `^N`, `N:`), read while lexing it;
+    /// 0 for other kinds.
+    pub num: u32,
 }
 
 /// The lexer state over one buffer (small and `Copy`: the parser's lookahead copies it).
@@ -190,19 +193,68 @@ impl<'a> Lexer<'a> {
 
     /// The first position at or after `i` (at most the end) whose byte is not in `class`.
     #[inline(always)]
-    fn scan(&self, i: usize, class: u8) -> usize {
-        match self.src[i..].iter().position(|&c| !is(c, class)) {
-            Some(p) => i + p,
-            None => self.src.len(),
+    fn scan(&self, mut i: usize, class: u8) -> usize {
+        let s = self.src;
+        while i < s.len() && is(s[i], class) {
+            i += 1;
         }
+        i
     }
 
-    #[inline]
+    /// The first position at or after `i` that is not blank. Runs of spaces (indentation,
+    /// the padding before `; preds` comments) are skipped eight bytes at a time.
+    #[inline(always)]
+    fn skip_blanks(&self, mut i: usize) -> usize {
+        const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+        let s = self.src;
+        while let Some(w) = s.get(i..i + 8) {
+            let x = u64::from_le_bytes(w.try_into().expect("eight bytes")) ^ SPACES;
+            // The first byte that is not a space (little-endian: the lowest nonzero byte).
+            i += (x.trailing_zeros() / 8) as usize;
+            if x != 0 {
+                if !is(s[i], BLANK) {
+                    return i;
+                }
+                i += 1;
+            }
+        }
+        self.scan(i, BLANK)
+    }
+
+    /// The end of the decimal digits starting at `i`, and their value, saturated at 2^32 (so
+    /// a value above `u32::MAX` is exactly one that does not fit).
+    #[inline(always)]
+    fn scan_number(&self, mut i: usize) -> (usize, u64) {
+        let s = self.src;
+        let mut n: u64 = 0;
+        while i < s.len() {
+            let d = s[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            n = (n * 10 + d as u64).min(1 << 32);
+            i += 1;
+        }
+        (i, n)
+    }
+
+    #[inline(always)]
     fn tok(&self, kind: Tok, start: usize) -> Token {
         Token {
             kind,
             start: start as u32,
             end: self.pos as u32,
+            num: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn numbered(&self, kind: Tok, start: usize, num: u32) -> Token {
+        Token {
+            kind,
+            start: start as u32,
+            end: self.pos as u32,
+            num,
         }
     }
 
@@ -215,13 +267,14 @@ impl<'a> Lexer<'a> {
             kind: Tok::Error,
             start: start as u32,
             end: self.pos as u32,
+            num: 0,
         }
     }
 
     /// The next token.
     pub fn next_token(&mut self) -> Token {
         loop {
-            let start = self.scan(self.pos, BLANK);
+            let start = self.skip_blanks(self.pos);
             if start >= self.src.len() {
                 self.pos = start;
                 return self.tok(Tok::Eof, start);
@@ -351,15 +404,22 @@ impl<'a> Lexer<'a> {
         if !self.at(self.pos).is_ascii_digit() {
             return self.err(start, "expected top-level entity");
         }
-        self.pos = self.scan(self.pos, DIGIT);
-        if parse_u32(&self.src[start + 1..self.pos]).is_none() {
+        let (end, n) = self.scan_number(self.pos);
+        self.pos = end;
+        if n > u32::MAX as u64 {
             return self.err(start, "invalid value number (too large)!");
         }
-        self.tok(kind, start)
+        self.numbered(kind, start, n as u32)
     }
 
+    #[inline(always)]
     fn lex_var(&mut self, start: usize, var: Tok, id: Tok) -> Token {
-        if self.at(self.pos) == b'"' {
+        let c = self.at(self.pos);
+        if is(c, NAME_START) {
+            self.pos = self.scan(self.pos + 1, LABEL);
+            return self.tok(var, start);
+        }
+        if c == b'"' {
             self.pos += 1;
             if !self.read_string() {
                 return self.err(start, "end of file in global variable name");
@@ -367,9 +427,6 @@ impl<'a> Lexer<'a> {
             if self.src[start + 2..self.pos - 1].contains(&0) || has_escaped_nul(self.span(start)) {
                 return self.err(start, "Null bytes are not allowed in names");
             }
-            return self.tok(var, start);
-        }
-        if self.read_var_name() {
             return self.tok(var, start);
         }
         self.lex_uint_id(start, id)
@@ -424,22 +481,28 @@ impl<'a> Lexer<'a> {
         // `start` holds the first letter; the keyword is the longest `[A-Za-z0-9_]*` prefix
         // of the label-character run, which is a label if a colon ends it.
         let kw_end = self.scan(start + 1, KW);
-        let run_end = self.scan(kw_end, LABEL);
-        if self.at(run_end) == b':' {
-            self.pos = run_end + 1;
-            return self.tok(Tok::LabelStr, start);
-        }
-        if self.src[start] == b'i' {
-            let int_end = self.scan(start + 1, DIGIT);
-            if int_end != start + 1 {
-                self.pos = int_end;
-                return match parse_u32(&self.src[start + 1..int_end]) {
-                    Some(n) if (1..=(1 << 23)).contains(&n) => self.tok(Tok::IntType, start),
-                    _ => self.err(start, "bitwidth for integer type out of range!"),
-                };
+        let next = self.at(kw_end);
+        if next == b':' || is(next, LABEL) {
+            let run_end = self.scan(kw_end, LABEL);
+            if self.at(run_end) == b':' {
+                self.pos = run_end + 1;
+                return self.tok(Tok::LabelStr, start);
             }
         }
+        let first = self.src[start];
+        if first == b'i' && self.at(start + 1).is_ascii_digit() {
+            let (int_end, n) = self.scan_number(start + 1);
+            self.pos = int_end;
+            return if (1..=(1 << 23)).contains(&n) {
+                self.numbered(Tok::IntType, start, n as u32)
+            } else {
+                self.err(start, "bitwidth for integer type out of range!")
+            };
+        }
         self.pos = kw_end;
+        if first != b'u' && first != b's' {
+            return self.tok(Tok::Ident, start);
+        }
         let word = &self.src[start..kw_end];
         if word.len() > 3
             && (word[0] == b'u' || word[0] == b's')
@@ -465,13 +528,19 @@ impl<'a> Lexer<'a> {
             }
             return self.err(start, "expected top-level entity");
         }
-        self.pos = self.scan(self.pos, DIGIT);
+        let digits_at = if first.is_ascii_digit() {
+            start
+        } else {
+            self.pos
+        };
+        let (end, n) = self.scan_number(digits_at);
+        self.pos = end;
         if first.is_ascii_digit() && self.at(self.pos) == b':' {
             self.pos += 1;
-            if parse_u32(&self.src[start..self.pos - 1]).is_none() {
+            if n > u32::MAX as u64 {
                 return self.err(start, "invalid value number (too large)!");
             }
-            return self.tok(Tok::LabelId, start);
+            return self.numbered(Tok::LabelId, start, n as u32);
         }
         if is(self.at(self.pos), LABEL) || self.at(self.pos) == b':' {
             if let Some(end) = self.label_tail(self.pos) {

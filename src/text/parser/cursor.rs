@@ -217,6 +217,13 @@ impl<'a> Cursor<'a> {
 
     /// The number of a `%N` / `@N` / `#N` / `^N` / `!N`-style token (digits after one sigil).
     pub fn id_of(&self, t: Token) -> u32 {
+        if matches!(
+            t.kind,
+            Tok::LocalVarId | Tok::GlobalId | Tok::AttrGrpId | Tok::SummaryId | Tok::LabelId
+        ) {
+            // Read by the lexer, which rejects numbers that do not fit.
+            return t.num;
+        }
         let s = self.tok_text(t);
         let digits = if matches!(t.kind, Tok::LabelId) {
             &s[..s.len() - 1]
