@@ -56,6 +56,8 @@ PASSES:
   reg2mem                   Demote cross-block values and phis to stack slots (LLVM's reg2mem)
   debugify                  Synthetic debug info on every instruction (LLVM's debugify)
   check-debugify            Report, on stderr, the locations and variables lost since debugify
+  analyses                  CFG, dominator tree, live-in bound and pruned IDF of every slot,
+                            computed and dropped (for timing the analyses alone)
 ";
 
 /// Parsed command line.

@@ -36,9 +36,13 @@
 //! unsized values) used outside its block. Cost: linear in instructions + operands + phi
 //! entries; no recursion, no hash map.
 
-use crate::entity::SecondaryMap;
-use crate::ir::{flags, Block, FuncBuilder, Function, Inst, Opcode, Text, TypeData, Value};
-use crate::transform::edges::{anchor_before, end_anchor, split_critical_edges};
+mod demote;
+mod split;
+
+use crate::ir::{Function, Inst, Opcode};
+use crate::transform::mem2reg::names::NameTable;
+use demote::{Demoter, Users};
+use split::{split_all_critical_edges, Preds};
 
 /// What reg2mem did to one function (or, summed, to a module).
 #[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
@@ -71,20 +75,28 @@ impl std::fmt::Display for Reg2MemError {
 
 impl std::error::Error for Reg2MemError {}
 
-/// Runs reg2mem on `func` (see the module docs). On error `func` is unchanged.
+/// Runs reg2mem on `func` (see the module docs). On error `func` is unchanged. Functions
+/// marked `optnone` and declarations are left alone, as opt's pass manager does.
 pub fn reg2mem(func: &mut Function) -> Result<Reg2MemStats, Reg2MemError> {
+    if func.optnone || func.entry_block().is_none() {
+        return Ok(Reg2MemStats::default());
+    }
     func.dfg.resolve_aliases();
     check_supported(func)?;
-    let edges_split = split_critical_edges(func, true);
-    let insts: Vec<Inst> = func
+    let mut names = NameTable::build(func);
+    let mut preds = Preds::compute(func);
+    let edges_split = split_all_critical_edges(func, &mut names, &mut preds);
+    let mut d = Demoter::new(func, &mut names, &mut preds);
+    let insts: Vec<Inst> = d
+        .func
         .layout
         .blocks()
-        .flat_map(|b| func.layout.block_insts(b))
+        .flat_map(|b| d.func.layout.block_insts(b))
         .collect();
-    let uses = Uses::compute(func, &insts);
-    let mut d = Demoter::new(func);
-    let values_demoted = d.demote_values(&insts, &uses);
-    let phis_demoted = d.demote_phis(&insts, &uses);
+    let users = Users::compute(d.func, &insts);
+    let values_demoted = d.demote_values(&insts, &users);
+    let phis_demoted = d.demote_phis(&insts, &users);
+    func.dfg.resolve_aliases();
     Ok(Reg2MemStats {
         edges_split,
         values_demoted,
@@ -120,265 +132,6 @@ fn check_supported(func: &Function) -> Result<(), Reg2MemError> {
         }
     }
     Ok(())
-}
-
-/// Use facts from one scan of the instructions.
-struct Uses {
-    /// Whether the value must be demoted in step 2.
-    escapes: SecondaryMap<Value, bool>,
-    /// Whether the value has any use (debug uses included).
-    used: SecondaryMap<Value, bool>,
-}
-
-impl Uses {
-    fn compute(func: &Function, insts: &[Inst]) -> Self {
-        let mut escapes = SecondaryMap::with_default(false);
-        let mut used = SecondaryMap::with_default(false);
-        let entry = func.entry_block();
-        for &u in insts {
-            let ub = func.layout.inst_block(u);
-            let is_phi = func.dfg.opcode(u) == Opcode::Phi;
-            let debug = is_debug(func, u);
-            for &v in func.dfg.inst_values(u) {
-                used[v] = true;
-                let Some(def) = func.dfg.value_inst(v) else {
-                    continue;
-                };
-                let Some(db) = func.layout.inst_block(def) else {
-                    continue;
-                };
-                if !debug && (is_phi || ub != Some(db)) && demotable(func, def, entry) {
-                    escapes[v] = true;
-                }
-            }
-        }
-        Self { escapes, used }
-    }
-}
-
-/// Whether `inst`'s operands are debug uses only.
-fn is_debug(func: &Function, inst: Inst) -> bool {
-    func.dfg.opcode(inst) == Opcode::DbgRecord || func.dfg.insts[inst].flags & flags::DEBUG != 0
-}
-
-/// Whether `def`'s result may get a slot: sized, and not an alloca of the entry block.
-fn demotable(func: &Function, def: Inst, entry: Option<Block>) -> bool {
-    if func.dfg.opcode(def) == Opcode::Alloca && func.layout.inst_block(def) == entry {
-        return false;
-    }
-    let ty = func.dfg.value_type(func.dfg.insts[def].result);
-    func.types.size_bits(ty, 64).is_some()
-        || matches!(func.types.data(ty), TypeData::Vector { scalable: true, .. })
-}
-
-/// Makes slots, loads and stores.
-struct Demoter<'f> {
-    func: &'f mut Function,
-    /// New allocas go right after this one (the last alloca of the entry block's leading run,
-    /// or the last new one), or first in the entry block when `None`.
-    alloca_after: Option<Inst>,
-    /// Per block: `(value, load)` made for the phi being rewritten (phi operands), or the last
-    /// phi that stored there (`.0` is that phi's result, for step 3).
-    per_block: SecondaryMap<Block, (Value, Value)>,
-    touched: Vec<Block>,
-}
-
-impl<'f> Demoter<'f> {
-    fn new(func: &'f mut Function) -> Self {
-        let alloca_after = func.entry_block().and_then(|e| {
-            func.layout
-                .block_insts(e)
-                .take_while(|&i| func.dfg.opcode(i) == Opcode::Alloca)
-                .last()
-        });
-        Self {
-            func,
-            alloca_after,
-            per_block: SecondaryMap::with_default((Value::NONE, Value::NONE)),
-            touched: Vec::new(),
-        }
-    }
-
-    fn slot_for(&mut self, v: Value) -> Value {
-        let ty = self.func.dfg.value_type(v);
-        let pty = self.func.types.pointer_to_spelled(ty, 0);
-        let a = FuncBuilder::new(self.func).make_alloca(ty, pty, Text::NONE);
-        match (self.alloca_after, self.func.entry_block()) {
-            (Some(after), _) => self.func.layout.insert_inst_after(a, after),
-            (None, Some(e)) => self.func.layout.prepend_inst(a, e),
-            (None, None) => unreachable!("a function with values has an entry block"),
-        }
-        self.alloca_after = Some(a);
-        self.func.dfg.insts[a].result
-    }
-
-    fn store_before(&mut self, v: Value, slot: Value, at: Inst) {
-        let s = FuncBuilder::new(self.func).make_store(v, slot);
-        self.func.layout.insert_inst_before(s, at);
-    }
-
-    fn load_before(&mut self, slot: Value, ty: crate::ir::Type, name: Text, at: Inst) -> Value {
-        let l = FuncBuilder::new(self.func).make_load(ty, slot, name);
-        self.func.layout.insert_inst_before(l, at);
-        self.func.dfg.insts[l].result
-    }
-
-    /// The first instruction of `b` after its phis and EH pads (before which head code goes),
-    /// or the `catchswitch` that ends the block.
-    fn head_of(&self, b: Block) -> Inst {
-        let f = &*self.func;
-        f.layout
-            .block_insts(b)
-            .find(|&i| {
-                let op = f.dfg.opcode(i);
-                op == Opcode::CatchSwitch || (op != Opcode::Phi && !op.is_eh_pad())
-            })
-            .expect("block has a terminator")
-    }
-
-    /// Step 2: slots, stores and loads for every escaping value. Returns how many.
-    fn demote_values(&mut self, insts: &[Inst], uses: &Uses) -> usize {
-        let mut slot: SecondaryMap<Value, Value> = SecondaryMap::with_default(Value::NONE);
-        let mut n = 0;
-        for &def in insts {
-            let Some(v) = self.func.dfg.inst_result(def) else {
-                continue;
-            };
-            if uses.escapes[v] {
-                slot[v] = self.slot_for(v);
-                self.store_def(def, v, slot[v]);
-                n += 1;
-            }
-        }
-        for &u in insts {
-            if !is_debug(self.func, u) {
-                self.reload_operands(u, &slot);
-            }
-        }
-        n
-    }
-
-    /// Stores `v` (the result of `def`) into `slot` where the value is complete.
-    fn store_def(&mut self, def: Inst, v: Value, slot: Value) {
-        let op = self.func.dfg.opcode(def);
-        if matches!(op, Opcode::Invoke | Opcode::CallBr) {
-            let normal = self.func.dfg.inst_blocks(def)[0];
-            let at = self.head_of(normal);
-            return self.store_before(v, slot, at);
-        }
-        let b = self.func.layout.inst_block(def).expect("placed");
-        let after = match op {
-            Opcode::Phi => self.head_of(b),
-            _ if op.is_eh_pad() => self.head_of(b),
-            _ => self.func.layout.next_inst(def).expect("not a terminator"),
-        };
-        if self.func.dfg.opcode(after) == Opcode::CatchSwitch {
-            let handlers = self.func.dfg.inst_blocks(after).to_vec();
-            let unwind = self.func.dfg.insts[after].flags & crate::ir::flags::UNWIND_DEST != 0;
-            let n = handlers.len() - usize::from(unwind);
-            for h in handlers.into_iter().take(n) {
-                let at = self.head_of(h);
-                self.store_before(v, slot, at);
-            }
-            return;
-        }
-        self.store_before(v, slot, after);
-    }
-
-    /// Replaces `u`'s operands that have slots by loads: before `u`, or, for a phi, at the end
-    /// of the incoming block (one load per (value, block)).
-    fn reload_operands(&mut self, u: Inst, slot: &SecondaryMap<Value, Value>) {
-        let is_phi = self.func.dfg.opcode(u) == Opcode::Phi;
-        let mut made: Vec<(Value, Value)> = Vec::new();
-        let n = self.func.dfg.inst_values(u).len();
-        for k in 0..n {
-            let v = self.func.dfg.inst_values(u)[k];
-            let s = slot[v];
-            if s.is_none() {
-                continue;
-            }
-            let load = if is_phi {
-                let b = self.func.dfg.inst_blocks(u)[k];
-                self.phi_operand_load(v, s, b)
-            } else if let Some(m) = made.iter().find(|m| m.0 == v) {
-                m.1
-            } else {
-                let at = anchor_before(self.func, u);
-                let ty = self.func.dfg.value_type(v);
-                let l = self.load_before(s, ty, Text::NONE, at);
-                made.push((v, l));
-                l
-            };
-            self.func.dfg.inst_values_mut(u)[k] = load;
-        }
-        for b in self.touched.drain(..) {
-            self.per_block[b] = (Value::NONE, Value::NONE);
-        }
-    }
-
-    /// The load of `v` (slot `s`) at the end of `b` for the phi being rewritten.
-    fn phi_operand_load(&mut self, v: Value, s: Value, b: Block) -> Value {
-        let (pv, pl) = self.per_block[b];
-        if pv == v {
-            return pl;
-        }
-        let at = end_anchor(self.func, b);
-        let ty = self.func.dfg.value_type(v);
-        let l = self.load_before(s, ty, Text::NONE, at);
-        if pv.is_none() {
-            self.touched.push(b);
-        }
-        self.per_block[b] = (v, l);
-        l
-    }
-
-    /// Step 3: every phi becomes stores in its incoming blocks and a load at its head.
-    fn demote_phis(&mut self, insts: &[Inst], uses: &Uses) -> usize {
-        let mut n = 0;
-        let mut head_block = Block::NONE;
-        let mut head = None;
-        for &phi in insts {
-            if self.func.dfg.opcode(phi) != Opcode::Phi {
-                continue;
-            }
-            let b = self.func.layout.inst_block(phi).expect("placed");
-            if b != head_block {
-                head_block = b;
-                head = Some(self.head_of(b));
-            }
-            let v = self.func.dfg.insts[phi].result;
-            if uses.used[v] {
-                self.demote_phi(phi, v, head.expect("set above"));
-                n += 1;
-            }
-            self.func.remove_inst(phi);
-        }
-        n
-    }
-
-    fn demote_phi(&mut self, phi: Inst, v: Value, head: Inst) {
-        let slot = self.slot_for(v);
-        let entries: Vec<(Value, Block)> = self
-            .func
-            .dfg
-            .inst_values(phi)
-            .iter()
-            .copied()
-            .zip(self.func.dfg.inst_blocks(phi).iter().copied())
-            .collect();
-        for (x, p) in entries {
-            // One store per distinct incoming block (a repeated edge carries one value).
-            if self.per_block[p].0 != v {
-                self.per_block[p] = (v, Value::NONE);
-                let at = end_anchor(self.func, p);
-                self.store_before(x, slot, at);
-            }
-        }
-        let ty = self.func.dfg.value_type(v);
-        let name = self.func.dfg.values[v].name;
-        let l = self.load_before(slot, ty, name, head);
-        self.func.dfg.replace_all_uses(v, l);
-    }
 }
 
 /// The `reg2mem` pass of the pipeline; summed counts go to `report.stats` as

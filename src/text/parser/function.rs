@@ -392,6 +392,7 @@ pub fn read_function(
         templates: super::templates::Templates::for_body((span.end - span.start) as usize),
     };
     let res = r.read_define();
+    if std::env::var_os("M2R_STATS").is_some() { let d=&r.f.dfg; eprintln!("STAT {} {} {} {} {} {} {} {}", span.end-span.start, d.insts.len(), d.values.len(), d.value_pool.len(), d.block_pool.len(), d.pieces.len(), d.blocks.len(), d.attachments.len()); }
     if res.is_ok() && ctx.has_blockaddress {
         r.facts.locals = r.locals();
     }
