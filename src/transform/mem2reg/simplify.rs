@@ -172,6 +172,11 @@ impl PhiUsers {
         }
     }
 
+    /// The index of the new phi whose result is `r`.
+    fn phi_index(&self, r: Value) -> Option<u32> {
+        Some(self.index[r]).filter(|&k| k != u32::MAX)
+    }
+
     /// The phis using `r` (empty if `r` is not a new phi's result).
     fn of(&self, r: Value) -> &[u32] {
         match self.index[r] {
@@ -190,6 +195,8 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
     let users = PhiUsers::compute(p, &phis);
     let mut work: Vec<u32> = (0..n as u32).rev().collect();
     let mut queued = vec![true; n];
+    // Phis that took over a use of phi k's result from a phi that folded into k.
+    let mut inherited: Vec<Vec<u32>> = vec![Vec::new(); n];
     while let Some(k) = work.pop() {
         queued[k as usize] = false;
         if !alive[k as usize] {
@@ -200,14 +207,24 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
             alive[k as usize] = false;
             p.f.layout.remove_inst(phis[k as usize].inst);
             p.stats.phis_folded += 1;
-            if p.f.dfg.resolve(v) != r {
+            let v = p.f.dfg.resolve(v);
+            if v != r {
                 p.f.dfg.replace_all_uses(r, v);
             }
-            for &j in users.of(r) {
+            // r's users now use v: when v (a new phi) folds later, they must be looked at
+            // again too.
+            let moved = std::mem::take(&mut inherited[k as usize]);
+            let requeue = users.of(r).iter().chain(&moved).copied();
+            let mut to_v = Vec::new();
+            for j in requeue {
                 if alive[j as usize] && !queued[j as usize] {
                     queued[j as usize] = true;
                     work.push(j);
                 }
+                to_v.push(j);
+            }
+            if let Some(q) = users.phi_index(v) {
+                inherited[q as usize].extend(to_v);
             }
         }
     }
