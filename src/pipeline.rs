@@ -389,11 +389,7 @@ pub fn for_each_function<R: Send>(
 }
 
 /// Splits `items` into at most `n` contiguous chunks of similar total `weight`.
-pub fn balanced_chunks<'a, T>(
-    items: &'a [T],
-    n: usize,
-    weight: impl Fn(&T) -> usize,
-) -> Vec<&'a [T]> {
+pub fn balanced_chunks<T>(items: &[T], n: usize, weight: impl Fn(&T) -> usize) -> Vec<&[T]> {
     let weights: Vec<usize> = items.iter().map(weight).collect();
     let mut out = Vec::new();
     let mut start = 0;

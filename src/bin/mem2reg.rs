@@ -78,7 +78,7 @@ struct Args {
 }
 
 enum Parsed {
-    Run(Args),
+    Run(Box<Args>),
     Exit(ExitCode),
 }
 
@@ -201,7 +201,7 @@ fn parse_args(argv: Vec<String>) -> Parsed {
     }
     // Remarks cost a use index per function that keeps a slot: only when they are written.
     a.m2r.remarks = a.remarks_output.is_some();
-    Parsed::Run(a)
+    Parsed::Run(Box::new(a))
 }
 
 fn main() -> ExitCode {

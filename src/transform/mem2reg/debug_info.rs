@@ -424,10 +424,7 @@ fn merge_locations(
     let mut result: Option<Location> = None;
     if let Some((mut i, mut j)) = start {
         let mut inlined_at = al[i].1.inlined_at.clone();
-        loop {
-            let Some(m) = merge_pair(md, &al[i], &bl[j], inlined_at.clone()) else {
-                break;
-            };
+        while let Some(m) = merge_pair(md, &al[i], &bl[j], inlined_at.clone()) {
             inlined_at = Some(MdNodeId::Inline(m.to_text()));
             result = Some(m);
             if i == 0 || j == 0 {
