@@ -116,6 +116,21 @@ impl DataFlowGraph {
         }
     }
 
+    /// Reserves room for about `insts` more instructions with their values and operands
+    /// (`pieces`: template pieces), so that a reader filling the graph does not regrow its
+    /// pools step by step. Only a capacity hint: nothing observable changes.
+    pub fn reserve(&mut self, insts: usize, pieces: usize) {
+        if self.insts.is_empty() {
+            self.insts = PrimaryMap::with_capacity(insts);
+        }
+        if self.values.is_empty() {
+            self.values = PrimaryMap::with_capacity(insts + insts / 4);
+        }
+        self.value_pool.reserve(insts + insts / 2);
+        self.block_pool.reserve(insts / 4);
+        self.pieces.reserve(pieces);
+    }
+
     /// Adds a value.
     #[inline]
     pub fn make_value(&mut self, ty: Type, def: ValueDef, name: Text) -> Value {

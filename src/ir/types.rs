@@ -9,6 +9,7 @@
 //!   module uses one or the other ([`TypeTable::typed_pointers`] says which was seen).
 
 use std::fmt::{self, Write};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
 
 use crate::util::fxhash::FxHashMap;
@@ -186,10 +187,54 @@ pub struct TypeTable {
     /// LLVM 15+ reads them (set by the reader before parsing; see `text::parser`).
     pub opaque_mode: bool,
     common: CommonTypes,
-    /// Types known to be sized (a memo of the reader's `isSized` check, which looks through
-    /// named struct bodies: without it every `getelementptr` re-walked its source type).
-    /// Only grows: a type found sized stays sized.
-    sized: crate::util::fxhash::FxHashSet<Type>,
+    /// Facts learnt about this table's own types (see [`Memo`]), one entry per id of `data`.
+    memo: Memo,
+}
+
+/// Facts about types that a table learns while it is used and never unlearns, one word per
+/// type: whether the type is sized (a memo of the reader's `isSized` check, which looks
+/// through named struct bodies: without it every `getelementptr` re-walked its source type)
+/// and, for a named struct, its body (so resolving it does not hash its name again). Only
+/// grows: a type found sized stays sized, and a defined body never changes.
+///
+/// Atomic, so that function tables reading bodies in parallel record facts about their shared
+/// parent's types through `&`; relaxed, because a fact a racing reader misses is only
+/// computed again.
+#[derive(Default)]
+struct Memo(Vec<AtomicU32>);
+
+/// [`Memo`] bit: the type is sized. The other bits: the body's id + 1 (0: not known).
+const MEMO_SIZED: u32 = 1 << 31;
+
+impl Memo {
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        self.0.get(i).map_or(0, |a| a.load(Relaxed))
+    }
+
+    #[inline]
+    fn add(&self, i: usize, bits: u32) {
+        if let Some(a) = self.0.get(i) {
+            a.fetch_or(bits, Relaxed);
+        }
+    }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Self {
+        Memo(
+            self.0
+                .iter()
+                .map(|a| AtomicU32::new(a.load(Relaxed)))
+                .collect(),
+        )
+    }
+}
+
+impl fmt::Debug for Memo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Memo({} types)", self.0.len())
+    }
 }
 
 impl Default for TypeTable {
@@ -211,7 +256,7 @@ impl TypeTable {
             aliases: FxHashMap::default(),
             typed_pointers: false,
             opaque_mode: true,
-            sized: Default::default(),
+            memo: Memo::default(),
             common: CommonTypes {
                 void: placeholder,
                 label: placeholder,
@@ -256,19 +301,31 @@ impl TypeTable {
             data: Vec::new(),
             map: FxHashMap::default(),
             named: FxHashMap::default(),
-            sized: Default::default(),
+            memo: Memo::default(),
+        }
+    }
+
+    /// The memo holding facts about `t` (the parent's for its ids) and `t`'s index in it.
+    #[inline]
+    fn memo_of(&self, t: Type) -> (&Memo, usize) {
+        match &self.parent {
+            Some(p) if t.0 < self.base => p.memo_of(t),
+            _ => (&self.memo, (t.0 - self.base) as usize),
         }
     }
 
     /// Whether `t` was noted sized with [`TypeTable::note_sized`] (here or in the parent).
     #[inline]
     pub fn known_sized(&self, t: Type) -> bool {
-        self.sized.contains(&t) || self.parent.as_ref().is_some_and(|p| p.known_sized(t))
+        let (m, i) = self.memo_of(t);
+        m.get(i) & MEMO_SIZED != 0
     }
 
-    /// Remembers that `t` is sized.
+    /// Remembers that `t` is sized (for every table sharing `t`: a parent's type is noted in
+    /// the parent).
     pub fn note_sized(&mut self, t: Type) {
-        self.sized.insert(t);
+        let (m, i) = self.memo_of(t);
+        m.add(i, MEMO_SIZED);
     }
 
     /// The types every table has.
@@ -286,6 +343,7 @@ impl TypeTable {
             self.typed_pointers = true;
         }
         let t = Type(self.base + self.data.len() as u32);
+        self.memo.0.push(AtomicU32::new(0));
         self.data.push(data.clone());
         self.map.insert(data, t);
         t
@@ -425,7 +483,25 @@ impl TypeTable {
     /// The body of `t` if it is a named type with a body, else `t` itself.
     pub fn resolve_named(&self, t: Type) -> Type {
         match self.data(t) {
-            TypeData::Named(n) => self.named_body(n).flatten().unwrap_or(t),
+            TypeData::Named(n) => {
+                let (m, i) = self.memo_of(t);
+                let known = m.get(i) & !MEMO_SIZED;
+                if known != 0 {
+                    return Type(known - 1);
+                }
+                match self.named_body(n).flatten() {
+                    Some(body) => {
+                        // A defined body never changes. (A parent's type is memoized in
+                        // the parent only when this table defines no names of its own.)
+                        let shared = t.0 >= self.base || self.named.is_empty();
+                        if body.0 + 1 < MEMO_SIZED && shared {
+                            m.add(i, body.0 + 1);
+                        }
+                        body
+                    }
+                    None => t,
+                }
+            }
             _ => t,
         }
     }

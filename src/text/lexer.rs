@@ -121,6 +121,27 @@ const BLANK: u8 = 32; // space, tab, newline, carriage return, NUL
 
 static CLASS: [u8; 256] = classes();
 
+/// The kind of each byte that is a token by itself (`Tok::Eof`: not one).
+static PUNCT: [Tok; 256] = punct();
+
+const fn punct() -> [Tok; 256] {
+    let mut t = [Tok::Eof; 256];
+    t[b'=' as usize] = Tok::Equal;
+    t[b',' as usize] = Tok::Comma;
+    t[b'*' as usize] = Tok::Star;
+    t[b'[' as usize] = Tok::LSquare;
+    t[b']' as usize] = Tok::RSquare;
+    t[b'{' as usize] = Tok::LBrace;
+    t[b'}' as usize] = Tok::RBrace;
+    t[b'<' as usize] = Tok::Less;
+    t[b'>' as usize] = Tok::Greater;
+    t[b'(' as usize] = Tok::LParen;
+    t[b')' as usize] = Tok::RParen;
+    t[b'|' as usize] = Tok::Bar;
+    t[b':' as usize] = Tok::Colon;
+    t
+}
+
 const fn classes() -> [u8; 256] {
     let mut t = [0u8; 256];
     let mut i = 0;
@@ -272,7 +293,33 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next token.
+    ///
+    /// The common tokens (punctuation, `%` names and keywords) are dispatched here, from a
+    /// function small enough to need no stack frame; everything else is [`Lexer::lex_full`].
     pub fn next_token(&mut self) -> Token {
+        let start = self.skip_blanks(self.pos);
+        if let Some(&c) = self.src.get(start) {
+            let kind = PUNCT[c as usize];
+            if kind != Tok::Eof {
+                self.pos = start + 1;
+                return self.tok(kind, start);
+            }
+            if c == b'%' {
+                self.pos = start + 1;
+                return self.lex_var(start, Tok::LocalVar, Tok::LocalVarId);
+            }
+            if c.is_ascii_alphabetic() {
+                self.pos = start + 1;
+                return self.lex_identifier(start);
+            }
+        }
+        self.pos = start;
+        self.lex_full()
+    }
+
+    /// The next token, of any kind (also comments are skipped here).
+    #[inline(never)]
+    fn lex_full(&mut self) -> Token {
         loop {
             let start = self.skip_blanks(self.pos);
             if start >= self.src.len() {
@@ -412,7 +459,7 @@ impl<'a> Lexer<'a> {
         self.numbered(kind, start, n as u32)
     }
 
-    #[inline(always)]
+    #[inline(never)]
     fn lex_var(&mut self, start: usize, var: Tok, id: Tok) -> Token {
         let c = self.at(self.pos);
         if is(c, NAME_START) {
@@ -477,6 +524,7 @@ impl<'a> Lexer<'a> {
         self.tok(Tok::Exclaim, start)
     }
 
+    #[inline(never)]
     fn lex_identifier(&mut self, start: usize) -> Token {
         // `start` holds the first letter; the keyword is the longest `[A-Za-z0-9_]*` prefix
         // of the label-character run, which is a label if a colon ends it.

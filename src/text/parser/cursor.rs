@@ -34,9 +34,11 @@ pub struct Cursor<'a> {
     /// End of the last consumed token.
     pub prev_end: u32,
     depth: u32,
-    /// The token after `tok` and the lexer just past it, once [`Cursor::peek`] has read it
-    /// (so the next [`Cursor::bump`] does not lex it again).
-    peeked: Cell<Option<(Token, Lexer<'a>)>>,
+    /// Whether [`Cursor::peek`] has read the token after `tok` into `peek_tok`, with the lexer
+    /// just past it in `peek_lex` (so the next [`Cursor::bump`] does not lex it again).
+    peeked: Cell<bool>,
+    peek_tok: Cell<Token>,
+    peek_lex: Cell<Lexer<'a>>,
 }
 
 impl<'a> Cursor<'a> {
@@ -50,13 +52,15 @@ impl<'a> Cursor<'a> {
             tok,
             prev_end: pos as u32,
             depth: 0,
-            peeked: Cell::new(None),
+            peeked: Cell::new(false),
+            peek_tok: Cell::new(tok),
+            peek_lex: Cell::new(lex),
         }
     }
 
     /// Restarts at byte `pos`.
     pub fn seek(&mut self, pos: usize) {
-        self.peeked.set(None);
+        self.peeked.set(false);
         self.lex.seek(pos);
         self.prev_end = pos as u32;
         self.tok = self.lex.next_token();
@@ -96,24 +100,26 @@ impl<'a> Cursor<'a> {
     pub fn bump(&mut self) -> Token {
         let t = self.tok;
         self.prev_end = t.end;
-        self.tok = match self.peeked.take() {
-            Some((next, lex)) => {
-                self.lex = lex;
-                next
-            }
-            None => self.lex.next_token(),
+        self.tok = if self.peeked.get() {
+            self.peeked.set(false);
+            self.lex = self.peek_lex.get();
+            self.peek_tok.get()
+        } else {
+            self.lex.next_token()
         };
         t
     }
 
     /// The token after the current one (without consuming anything).
     pub fn peek(&self) -> Token {
-        if let Some((t, _)) = self.peeked.get() {
-            return t;
+        if self.peeked.get() {
+            return self.peek_tok.get();
         }
         let mut lex = self.lex;
         let t = lex.next_token();
-        self.peeked.set(Some((t, lex)));
+        self.peek_tok.set(t);
+        self.peek_lex.set(lex);
+        self.peeked.set(true);
         t
     }
 

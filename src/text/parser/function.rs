@@ -254,6 +254,11 @@ pub(super) struct FuncReader<'a, 'm> {
     pub comments_at_start: u32,
     /// Templates made so far (instructions that print alike share one).
     templates: super::templates::Templates,
+    /// Scratch for `getelementptr`'s literal indices (reused, so reading one allocates nothing).
+    pub gep_consts: Vec<Option<i128>>,
+    /// Named types already resolved in this body, by the token's text (`%struct.S`): only
+    /// defined ones, whose use has no other effect.
+    named_types: FxHashMap<&'a [u8], Type>,
 }
 
 impl<'a> Host<'a> for FuncReader<'a, '_> {
@@ -321,6 +326,12 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
         }
         Ok(())
     }
+    fn cached_type_name(&self, written: &[u8]) -> Option<Type> {
+        self.named_types.get(written).copied()
+    }
+    fn cache_type_name(&mut self, written: &'a [u8], t: Type) {
+        self.named_types.insert(written, t);
+    }
     fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<u8> {
         Ok(self.m.attr_groups.get(&id).copied().unwrap_or(0))
     }
@@ -344,6 +355,31 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
         }
         Ok(())
     }
+}
+
+/// `v` in decimal (as `i128::to_string` writes it), in `buf`.
+fn decimal(v: i128, buf: &mut [u8; 40]) -> &[u8] {
+    let mut i = buf.len();
+    let mut u = v.unsigned_abs();
+    while u > u64::MAX as u128 {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+    }
+    let mut w = u as u64;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+        if w == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    &buf[i..]
 }
 
 /// The lookup key of a label token (`bb:`, `"a b":`).
@@ -390,9 +426,18 @@ pub fn read_function(
         },
         comments_at_start: 0,
         templates: super::templates::Templates::for_body((span.end - span.start) as usize),
+        gep_consts: Vec::new(),
+        named_types: FxHashMap::default(),
     };
+    // About one instruction per 48 bytes of body text (clang's output); see `DataFlowGraph::reserve`.
+    let insts = (span.end - span.start) as usize / 48 + 8;
+    let pieces = if r.templates.shares() {
+        insts / 8
+    } else {
+        insts * 4
+    };
+    r.f.dfg.reserve(insts, pieces);
     let res = r.read_define();
-    if std::env::var_os("M2R_STATS").is_some() { let d=&r.f.dfg; eprintln!("STAT {} {} {} {} {} {} {} {}", span.end-span.start, d.insts.len(), d.values.len(), d.value_pool.len(), d.block_pool.len(), d.pieces.len(), d.blocks.len(), d.attachments.len()); }
     if res.is_ok() && ctx.has_blockaddress {
         r.facts.locals = r.locals();
     }
@@ -678,15 +723,16 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         } else {
             m
         };
-        let canon = match (bits, signed) {
-            (1, 0) => "false".to_string(),
-            (1, _) => "true".to_string(),
-            _ => signed.to_string(),
+        let mut buf = [0u8; 40];
+        let canon: &[u8] = match (bits, signed) {
+            (1, 0) => b"false",
+            (1, _) => b"true",
+            _ => decimal(signed, &mut buf),
         };
-        if canon.as_bytes() == text {
+        if canon == text {
             src
         } else {
-            self.f.dfg.strings.add(canon.as_bytes())
+            self.f.dfg.strings.add(canon)
         }
     }
 

@@ -932,7 +932,9 @@ impl<'a> FuncReader<'a, '_> {
         let src_elem = parse_type(self)?;
         self.expect_comma("expected comma after getelementptr's type")?;
         let (base, _) = self.parse_typed_value()?;
-        let mut consts = vec![Some(0)];
+        let mut consts = std::mem::take(&mut self.gep_consts);
+        consts.clear();
+        consts.push(Some(0));
         let mut first = true;
         let mut vlen = sema::vector_len(&self.f.types, base);
         while self.c.kind() == Tok::Comma && self.c.peek().kind != Tok::MetadataVar {
@@ -955,7 +957,9 @@ impl<'a> FuncReader<'a, '_> {
                 consts.push(lit);
             }
         }
-        match sema::gep_result(&mut self.f.types, src_elem, base, &consts, vlen) {
+        let r = sema::gep_result(&mut self.f.types, src_elem, base, &consts, vlen);
+        self.gep_consts = consts;
+        match r {
             Ok(t) => {
                 let mut out = InstOut::new(Opcode::GetElementPtr, Some(t));
                 out.aux = src_elem;

@@ -65,6 +65,14 @@ pub trait Host<'a> {
     fn comdat_use(&mut self, _tok: Token) -> PResult<()> {
         Ok(())
     }
+    /// The type the type name `written` (a `%name` token's text) was found to stand for
+    /// earlier, if this host remembers names ([`Host::cache_type_name`]).
+    fn cached_type_name(&self, _written: &[u8]) -> Option<Type> {
+        None
+    }
+    /// Remembers that the defined type name `written` stands for `t` (so a later use needs
+    /// neither lookups nor [`Host::named_type_use`], which has no effect for defined names).
+    fn cache_type_name(&mut self, _written: &'a [u8], _t: Type) {}
 }
 
 /// Stack size of the threads that read, change and print modules: deep nesting (types and

@@ -204,9 +204,15 @@ pub fn types_sized(types: &mut TypeTable, t: Type) -> bool {
     if types.known_sized(t) {
         return true;
     }
-    let r = sized_in(types, t, &mut (FxHashSet::default(), FxHashSet::default()));
+    let mut seen = (FxHashSet::default(), FxHashSet::default());
+    let r = sized_in(types, t, &mut seen);
     if r {
         types.note_sized(t);
+    }
+    // A named type found sized inside `t` is sized on its own too: a walk that met a type
+    // still open (a cycle) answered "unsized" all the way up.
+    for n in seen.1 {
+        types.note_sized(n);
     }
     r
 }
@@ -218,6 +224,7 @@ fn sized_in(types: &TypeTable, t: Type, seen: &mut (FxHashSet<Type>, FxHashSet<T
         | TypeData::Metadata
         | TypeData::Function { .. }
         | TypeData::Token => false,
+        TypeData::Named(_) if types.known_sized(t) => true,
         TypeData::Named(n) => {
             let Some(Some(body)) = types.named_body(n) else {
                 return false;

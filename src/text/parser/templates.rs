@@ -43,6 +43,11 @@ impl Templates {
         }
     }
 
+    /// Whether this body shares templates (so its template pool stays small).
+    pub(super) fn shares(&self) -> bool {
+        self.enabled
+    }
+
     /// The pool range for `pieces` (whose source texts are spans of `src`): when sharing is
     /// enabled, an existing one that prints the same; else a new one.
     pub(super) fn intern(

@@ -9,7 +9,7 @@
 use super::cursor::PResult;
 use super::Host;
 use crate::ir::types::{FloatKind, Type, TypeData};
-use crate::text::lexer::{parse_u32, Tok};
+use crate::text::lexer::Tok;
 use crate::text::names::name_key;
 
 /// The type named by a type keyword, if `word` is one (`ptr` is handled by the caller).
@@ -72,11 +72,10 @@ fn parse_type_inner<'a, H: Host<'a>>(
     allow_void: bool,
     start: usize,
 ) -> PResult<Type> {
-    let common = *h.types().common();
     let mut ty = match h.c().kind() {
         Tok::IntType => {
-            let bits = parse_u32(&h.c().text()[1..]).unwrap_or(32);
-            h.c().bump();
+            // The lexer read the width (and rejected widths out of range).
+            let bits = h.c().bump().num;
             h.types().int(bits)
         }
         Tok::Ident => {
@@ -88,7 +87,7 @@ fn parse_type_inner<'a, H: Host<'a>>(
                     return h.c().err("ptr* is invalid - use ptr instead");
                 }
                 let p = if space == 0 {
-                    common.ptr
+                    h.types().common().ptr
                 } else {
                     h.types().intern(TypeData::Ptr { addrspace: space })
                 };
@@ -100,6 +99,7 @@ fn parse_type_inner<'a, H: Host<'a>>(
                 parse_target_type(h)?
             } else if let Some(d) = keyword_type(w) {
                 h.c().bump();
+                let common = *h.types().common();
                 match d {
                     TypeData::Void => common.void,
                     TypeData::Label => common.label,
@@ -129,13 +129,24 @@ fn parse_type_inner<'a, H: Host<'a>>(
         Tok::LocalVar | Tok::LocalVarId => {
             let tok = h.c().bump();
             let written = h.c().tok_text(tok);
-            let key = name_key(written);
-            if let Some(t) = h.types().alias(&key) {
+            if let Some(t) = h.cached_type_name(written) {
                 t
             } else {
-                h.named_type_use(&key, tok.start as usize)?;
-                h.types()
-                    .intern(TypeData::Named(key.into_owned().into_boxed_slice()))
+                let key = name_key(written);
+                if let Some(t) = h.types().alias(&key) {
+                    h.cache_type_name(written, t);
+                    t
+                } else {
+                    h.named_type_use(&key, tok.start as usize)?;
+                    let defined = h.types().named_body(&key).is_some();
+                    let t = h
+                        .types()
+                        .intern(TypeData::Named(key.into_owned().into_boxed_slice()));
+                    if defined {
+                        h.cache_type_name(written, t);
+                    }
+                    t
+                }
             }
         }
         _ => return h.c().err(msg),
@@ -158,7 +169,7 @@ fn parse_type_inner<'a, H: Host<'a>>(
                 ty = parse_function_type(h, ty)?;
             }
             _ => {
-                if !allow_void && ty == common.void {
+                if !allow_void && ty == h.types().common().void {
                     return h
                         .c()
                         .err_at(start, "void type only allowed for function results");
