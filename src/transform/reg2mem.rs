@@ -183,7 +183,10 @@ mod tests {
     /// Removes the unused `"reg2mem alloca point"` bitcast (the test interpreter has no casts).
     fn drop_alloca_point(func: &mut Function) {
         let e = func.entry_block().unwrap();
-        let point = func.layout.block_insts(e).find(|&i| func.dfg.opcode(i) == Opcode::BitCast);
+        let point = func
+            .layout
+            .block_insts(e)
+            .find(|&i| func.dfg.opcode(i) == Opcode::BitCast);
         func.remove_inst(point.expect("reg2mem made its alloca point"));
     }
 

@@ -73,7 +73,11 @@ pub fn split_all_critical_edges(
                 for i in 0..k {
                     let dest = func.dfg.inst_blocks(term)[i];
                     if preds.count(dest) > 1 && !starts_with_eh_pad(func, dest) {
-                        let mut ctx = Splitter { func: &mut *func, names: &mut *names, preds: &mut *preds };
+                        let mut ctx = Splitter {
+                            func: &mut *func,
+                            names: &mut *names,
+                            preds: &mut *preds,
+                        };
                         n += usize::from(ctx.split_edge(term, i, Some(&mut *loops)).is_some());
                     }
                 }
@@ -110,7 +114,11 @@ impl Splitter<'_> {
     /// Puts a new block on successor position `i` of `term` (see the module docs); returns
     /// it, or `None` when loop-simplify form forbids the split.
     pub fn split_edge(&mut self, term: Inst, i: usize, loops: Option<&mut Loops>) -> Option<Block> {
-        let from = self.func.layout.inst_block(term).expect("placed terminator");
+        let from = self
+            .func
+            .layout
+            .inst_block(term)
+            .expect("placed terminator");
         let dest = self.func.dfg.inst_blocks(term)[i];
         let til = loops.as_ref().and_then(|l| l.loop_for(from));
         let loop_preds = match (&loops, til) {
@@ -138,10 +146,21 @@ impl Splitter<'_> {
 
     /// The other predecessors of `dest` when all have `til` as innermost loop (else none);
     /// `None` when one of them ends in `indirectbr`/`callbr` (no split then).
-    fn loop_preds(&self, loops: &Loops, til: Block, from: Block, dest: Block) -> Option<Vec<Block>> {
+    fn loop_preds(
+        &self,
+        loops: &Loops,
+        til: Block,
+        from: Block,
+        dest: Block,
+    ) -> Option<Vec<Block>> {
         let mut out = Vec::new();
         for p in self.func.layout.blocks() {
-            let n = self.func.successors(p).iter().filter(|&&s| s == dest).count();
+            let n = self
+                .func
+                .successors(p)
+                .iter()
+                .filter(|&&s| s == dest)
+                .count();
             if n == 0 || p == from {
                 continue;
             }
