@@ -99,6 +99,31 @@ fn errors_are_llvms_with_location_and_caret() {
             "t.ll:4:1: error: expected instruction opcode",
         ),
         (
+            "end of file in a body",
+            "define i32 @f() {\n  %x = add i32 1, 2\n  ret i32 %x\n",
+            "t.ll:4:1: error: found end of file when expecting more instructions",
+        ),
+        (
+            "unknown byte after a name",
+            "define i32 @f() {\n  %x = add i32 1, 2\n  %y ~= add i32 1, 2\n  ret i32 0\n}\n",
+            "t.ll:3:6: error: expected '=' after instruction name",
+        ),
+        (
+            "unknown byte at top level",
+            "define void @f() {\n  ret void\n}\n~\n",
+            "t.ll:4:1: error: expected top-level entity",
+        ),
+        (
+            "undefined metadata",
+            "define void @f() {\n  ret void, !dbg !7\n}\n",
+            "t.ll:2:19: error: use of undefined metadata '!7'",
+        ),
+        (
+            "undefined metadata in a node",
+            "!0 = !{!1}\n",
+            "t.ll:1:9: error: use of undefined metadata '!1'",
+        ),
+        (
             "undefined function",
             "define void @f() {\n  call void @nope()\n  ret void\n}\n",
             "t.ll:2:13: error: use of undefined value '@nope'",
@@ -243,7 +268,10 @@ fn non_utf8_bytes() {
     // In a name they are an error with a location (the caret line is lossy UTF-8).
     let bad = b"define i32 @f() {\n  %x\xff = add i32 1, 2\n  ret i32 0\n}\n";
     let err = read(bad).unwrap_err();
-    assert!(err.starts_with("t.ll:2:5: error: "), "{err}");
+    assert!(
+        err.starts_with("t.ll:2:5: error: expected '=' after instruction name"),
+        "{err}"
+    );
     assert!(err.contains('\u{fffd}'), "{err}");
 }
 

@@ -97,6 +97,10 @@ pub struct Token {
     pub num: u32,
 }
 
+/// The message of a malformed token LLVM's lexer gives none for (an unknown byte, a lone `/`
+/// or `.`, `#`/`^`/`+` without digits, ...): the parser's own message is reported instead.
+const NO_MESSAGE: &str = "";
+
 /// The lexer state over one buffer (small and `Copy`: the parser's lookahead copies it).
 #[derive(Clone, Copy, Debug)]
 pub struct Lexer<'a> {
@@ -279,6 +283,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// A malformed token for which LLVM's lexer sets no message (`lltok::Error` alone): the
+    /// parser's message for what it expected there is reported instead.
     fn err(&mut self, start: usize, msg: &'static str) -> Token {
         self.error = msg;
         if self.pos <= start {
@@ -344,7 +350,7 @@ impl<'a> Lexer<'a> {
                         }
                         continue;
                     }
-                    return self.err(start, "expected top-level entity");
+                    return self.err(start, NO_MESSAGE);
                 }
                 b'=' => Tok::Equal,
                 b',' => Tok::Comma,
@@ -380,12 +386,12 @@ impl<'a> Lexer<'a> {
                         self.pos += 2;
                         return self.tok(Tok::DotDotDot, start);
                     }
-                    return self.err(start, "expected top-level entity");
+                    return self.err(start, NO_MESSAGE);
                 }
                 b'+' => return self.lex_positive(start),
                 b'0'..=b'9' | b'-' => return self.lex_digit_or_negative(start),
                 c if c.is_ascii_alphabetic() || c == b'_' => return self.lex_identifier(start),
-                _ => return self.err(start, "expected top-level entity"),
+                _ => return self.err(start, NO_MESSAGE),
             };
             return self.tok(kind, start);
         }
@@ -449,7 +455,7 @@ impl<'a> Lexer<'a> {
 
     fn lex_uint_id(&mut self, start: usize, kind: Tok) -> Token {
         if !self.at(self.pos).is_ascii_digit() {
-            return self.err(start, "expected top-level entity");
+            return self.err(start, NO_MESSAGE);
         }
         let (end, n) = self.scan_number(self.pos);
         self.pos = end;
@@ -498,7 +504,7 @@ impl<'a> Lexer<'a> {
         if self.read_var_name() {
             return self.tok(Tok::ComdatVar, start);
         }
-        self.err(start, "expected top-level entity")
+        self.err(start, NO_MESSAGE)
     }
 
     fn lex_quote(&mut self, start: usize) -> Token {
@@ -560,7 +566,7 @@ impl<'a> Lexer<'a> {
         {
             if !word[3..].iter().all(|c| c.is_ascii_hexdigit()) {
                 self.pos = start + 3;
-                return self.err(start, "expected top-level entity");
+                return self.err(start, NO_MESSAGE);
             }
             return self.tok(Tok::Int, start);
         }
@@ -574,7 +580,7 @@ impl<'a> Lexer<'a> {
                 self.pos = end;
                 return self.tok(Tok::LabelStr, start);
             }
-            return self.err(start, "expected top-level entity");
+            return self.err(start, NO_MESSAGE);
         }
         let digits_at = if first.is_ascii_digit() {
             start
@@ -625,14 +631,14 @@ impl<'a> Lexer<'a> {
 
     fn lex_positive(&mut self, start: usize) -> Token {
         if !self.at(self.pos).is_ascii_digit() {
-            return self.err(start, "expected top-level entity");
+            return self.err(start, NO_MESSAGE);
         }
         while self.at(self.pos).is_ascii_digit() {
             self.pos += 1;
         }
         if self.at(self.pos) != b'.' {
             self.pos = start + 1;
-            return self.err(start, "expected top-level entity");
+            return self.err(start, NO_MESSAGE);
         }
         self.pos += 1;
         self.lex_fraction(start)
@@ -646,7 +652,7 @@ impl<'a> Lexer<'a> {
         }
         if !self.at(self.pos).is_ascii_hexdigit() {
             self.pos = start + 1;
-            return self.err(start, "expected top-level entity");
+            return self.err(start, NO_MESSAGE);
         }
         while self.at(self.pos).is_ascii_hexdigit() {
             self.pos += 1;

@@ -211,6 +211,11 @@ impl<'a> FuncReader<'a, '_> {
 
     /// Reads one instruction (the opcode is the current token).
     pub fn parse_instruction(&mut self) -> PResult<InstOut> {
+        if self.c.kind() == Tok::Eof {
+            return self
+                .c
+                .err("found end of file when expecting more instructions");
+        }
         if self.c.kind() != Tok::Ident {
             return self.c.err("expected instruction opcode");
         }

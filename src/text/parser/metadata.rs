@@ -71,7 +71,7 @@ fn parse_md_node_inner<'a, H: Host<'a>>(h: &mut H) -> PResult<()> {
                     let t = h.c().bump();
                     let text = h.c().tok_text(t);
                     match crate::text::lexer::parse_u32(text) {
-                        Some(id) => h.metadata_use(id, t.start as usize - 1),
+                        Some(id) => h.metadata_use(id, t.start as usize),
                         None => h.c().err_at(t.start as usize, "expected metadata node id"),
                     }
                 }

@@ -599,7 +599,7 @@ impl<'a> ModuleReader<'a> {
                     self.c.expect(Tok::Exclaim, "Expected '!' here")?;
                     let t = self.c.bump();
                     match (t.kind, parse_u32(self.c.tok_text(t))) {
-                        (Tok::Int, Some(id)) => self.metadata_use(id, t.start as usize - 1)?,
+                        (Tok::Int, Some(id)) => self.metadata_use(id, t.start as usize)?,
                         _ => return self.c.err_at(t.start as usize, "expected metadata node"),
                     }
                 }
