@@ -124,6 +124,16 @@ fn errors_are_llvms_with_location_and_caret() {
             "t.ll:1:9: error: use of undefined metadata '!1'",
         ),
         (
+            "misspelt DWARF encoding",
+            "!named = !{!0}\n!0 = !DIBasicType(name: \"u\", size: 32, encoding: DW_ATE_unsignedx)\n",
+            "t.ll:2:50: error: invalid DWARF type attribute encoding 'DW_ATE_unsignedx'",
+        ),
+        (
+            "misspelt debug info flag",
+            "!named = !{!0}\n!0 = !DIBasicType(name: \"u\", size: 32, flags: DIFlagPublic | DIFlagZero)\n",
+            "t.ll:2:62: error: invalid debug info flag 'DIFlagZero'",
+        ),
+        (
             "undefined function",
             "define void @f() {\n  call void @nope()\n  ret void\n}\n",
             "t.ll:2:13: error: use of undefined value '@nope'",

@@ -148,6 +148,9 @@ fn parse_expression_args<'a, H: Host<'a>>(h: &mut H) -> PResult<()> {
             Tok::Ident
                 if h.c().text().starts_with(b"DW_OP_") || h.c().text().starts_with(b"DW_ATE_") =>
             {
+                if let Some(msg) = super::dwarf_names::check(h.c().text(), true) {
+                    return h.c().err(&msg);
+                }
                 h.c().bump();
             }
             Tok::Int => {
@@ -233,7 +236,13 @@ fn parse_field_value<'a, H: Host<'a>>(h: &mut H) -> PResult<()> {
             // DW_TAG_x, DIFlagA | DIFlagB | 4, FullDebug, CSK_MD5, ...
             loop {
                 match h.c().kind() {
-                    Tok::Ident | Tok::Int => {
+                    Tok::Ident => {
+                        if let Some(msg) = super::dwarf_names::check(h.c().text(), false) {
+                            return h.c().err(&msg);
+                        }
+                        h.c().bump();
+                    }
+                    Tok::Int => {
                         h.c().bump();
                     }
                     _ => return h.c().err("expected field value"),

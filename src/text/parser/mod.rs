@@ -22,6 +22,7 @@ pub mod attrs;
 pub mod constants;
 pub mod constexpr;
 pub mod cursor;
+pub mod dwarf_names;
 pub mod function;
 pub mod instructions;
 pub mod intrinsics;
