@@ -507,7 +507,7 @@ impl<'m> ModuleTail<'m> {
 fn decl_name(d: &str) -> &[u8] {
     let at = d.find('@').map_or(0, |i| i + 1);
     let end = d[at..].find('(').map_or(d.len(), |i| at + i);
-    d[at..end].as_bytes()
+    &d.as_bytes()[at..end]
 }
 
 fn find(h: &[u8], n: &[u8]) -> Option<usize> {

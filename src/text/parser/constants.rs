@@ -66,7 +66,7 @@ fn parse_const_inner<'a, H: Host<'a>>(h: &mut H, ty: Type) -> PResult<ConstKind>
         Tok::GlobalVar | Tok::GlobalId => {
             let tok = h.c().bump();
             if !h.types().is_pointer(ty) {
-                let msg = format!("global variable reference must have pointer type");
+                let msg = "global variable reference must have pointer type".to_string();
                 return h.c().err_at(at, msg);
             }
             h.global_use(tok, ty)?;

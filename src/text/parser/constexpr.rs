@@ -343,7 +343,7 @@ fn parse_gep<'a, H: Host<'a>>(h: &mut H, at: usize) -> PResult<Type> {
     let mut consts = Vec::new();
     let mut vlen = sema::vector_len(h.types(), base);
     while h.c().eat(Tok::Comma) {
-        if h.c().eat_kw(b"inrange") {}
+        h.c().eat_kw(b"inrange");
         let start = h.c().at();
         let (t, k) = parse_typed_const(h)?;
         if !sema::is_int_or_int_vector(h.types(), t) {
@@ -357,7 +357,7 @@ fn parse_gep<'a, H: Host<'a>>(h: &mut H, at: usize) -> PResult<Type> {
         let end = h.c().prev_end as usize;
         consts.push(if k == ConstKind::Int {
             int_literal_value(
-                &h.c().src[start..end]
+                h.c().src[start..end]
                     .rsplit(|&c| c == b' ')
                     .next()
                     .unwrap_or(b""),

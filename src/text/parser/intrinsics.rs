@@ -86,44 +86,6 @@ fn lookup(name: &[u8]) -> usize {
     last_lo
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn llvm_19_lookup() {
-        for known in [
-            "llvm.dbg.value",
-            "llvm.memcpy.p0.p0.i64",
-            "llvm.memcpy.anything",
-            "llvm.memcpy.inline.p0.p0.i64",
-            "llvm.lifetime.start.p0",
-            "llvm.x86.sse2.pause",
-            "llvm.stacksave",
-        ] {
-            assert!(is_known(known.as_bytes()), "{known}");
-        }
-        for unknown in [
-            "llvm.dbg.value.x",
-            "llvm.dbg.valuex",
-            "llvm.bogus",
-            "llvm.memcpyx",
-            "llvm.x86",
-            "llvm.",
-            "llvm",
-            "memcpy",
-            "llvm.experimental.noalias.scope.decl.p0",
-        ] {
-            assert!(!is_known(unknown.as_bytes()), "{unknown}");
-        }
-    }
-
-    #[test]
-    fn table_is_sorted() {
-        assert!(NAMES.windows(2).all(|w| w[0].0 < w[1].0));
-    }
-}
-
 /// The target-independent intrinsics: name from its first dot (`.memcpy`), and whether it
 /// is overloaded.
 #[rustfmt::skip]
@@ -607,3 +569,41 @@ pub const NAMES: &[(&str, bool)] = &[
     (".xray.customevent", false),
     (".xray.typedevent", false),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llvm_19_lookup() {
+        for known in [
+            "llvm.dbg.value",
+            "llvm.memcpy.p0.p0.i64",
+            "llvm.memcpy.anything",
+            "llvm.memcpy.inline.p0.p0.i64",
+            "llvm.lifetime.start.p0",
+            "llvm.x86.sse2.pause",
+            "llvm.stacksave",
+        ] {
+            assert!(is_known(known.as_bytes()), "{known}");
+        }
+        for unknown in [
+            "llvm.dbg.value.x",
+            "llvm.dbg.valuex",
+            "llvm.bogus",
+            "llvm.memcpyx",
+            "llvm.x86",
+            "llvm.",
+            "llvm",
+            "memcpy",
+            "llvm.experimental.noalias.scope.decl.p0",
+        ] {
+            assert!(!is_known(unknown.as_bytes()), "{unknown}");
+        }
+    }
+
+    #[test]
+    fn table_is_sorted() {
+        assert!(NAMES.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+}

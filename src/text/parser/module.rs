@@ -517,7 +517,7 @@ impl<'a> ModuleReader<'a> {
         let name = name_key(self.c.tok_text(t)).into_owned();
         self.c.expect(Tok::Equal, "expected '=' after name")?;
         self.c.expect_kw(b"type", "expected 'type' after '='")?;
-        let redefined = || format!("redefinition of type");
+        let redefined = || "redefinition of type".to_string();
         if self.c.is_kw(b"opaque") {
             self.c.bump();
             if self.types.named_body(&name).is_some() {

@@ -18,6 +18,9 @@ use super::cursor::{PResult, Perr};
 use super::module::ModuleCtx;
 use crate::util::fxhash::FxHashMap;
 
+/// A local label of a body read earlier: its key, position, and whether it is numbered.
+type BodyLocal = (Box<[u8]>, u32, bool);
+
 /// The kinds of end-of-module errors, in the order LLVM 19's `validateEndOfModule` checks
 /// them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -126,7 +129,7 @@ pub struct ModuleEnd<'c> {
     /// Module-level `blockaddress` uses not yet met (sorted by position).
     next_module_use: usize,
     /// Locals of bodies already read, by function key (only with `blockaddress`).
-    locals: FxHashMap<Box<[u8]>, Vec<(Box<[u8]>, u32, bool)>>,
+    locals: FxHashMap<Box<[u8]>, Vec<BodyLocal>>,
     /// Uses naming a function defined further on, by its key.
     forward: FxHashMap<Box<[u8]>, Vec<BlockAddressUse>>,
 }

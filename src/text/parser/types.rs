@@ -293,14 +293,7 @@ fn parse_array_vector<'a, H: Host<'a>>(h: &mut H, vector: bool) -> PResult<Type>
     let elem_at = h.c().at();
     let elem = parse_type(h)?;
     let close = if vector { Tok::Greater } else { Tok::RSquare };
-    h.c().expect(
-        close,
-        if vector {
-            "expected end of sequential type"
-        } else {
-            "expected end of sequential type"
-        },
-    )?;
+    h.c().expect(close, "expected end of sequential type")?;
     if vector {
         if len == 0 {
             return h.c().err_at(size_at, "zero element vector is illegal");
