@@ -57,7 +57,8 @@ pub fn node_id(text: &[u8]) -> Option<MdNodeId> {
     Some(MdNodeId::Inline(t.to_vec()))
 }
 
-fn trim(s: &[u8]) -> &[u8] {
+/// `s` without leading and trailing ASCII white space.
+pub(crate) fn trim(s: &[u8]) -> &[u8] {
     let a = s
         .iter()
         .position(|c| !c.is_ascii_whitespace())

@@ -204,17 +204,7 @@ pub fn semantic_interposition(m: &Module) -> bool {
         .is_some_and(|v| v != 0)
 }
 
-fn trim(s: &[u8]) -> &[u8] {
-    let a = s
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(s.len());
-    let b = s
-        .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
-        .map_or(a, |i| i + 1);
-    &s[a..b]
-}
+use crate::ir::metadata::trim;
 
 #[cfg(test)]
 mod tests {
