@@ -21,7 +21,8 @@ Sections (--sections, comma-separated, default all):
           both times and the extra cost of phi elimination.
   analyses  the control-flow analyses alone on the same shapes: our `analyses` pass (CFG,
           dominator tree, live-in bound and pruned iterated frontier of every slot; its time
-          from --time-passes) against opt-19's PromotePass time from -time-passes (opt's
+          from --time-passes; median of 5 processes per run, since millisecond runs are noisy)
+          against opt-19's PromotePass time from -time-passes (opt's
           whole mem2reg, without its DominatorTreeAnalysis); growth per 4x N.
 
 Usage:
@@ -61,6 +62,11 @@ REAL = [
     ("crates/lua/lua-5.4.7_lvm.c19-O0g.ll", "lua 5.4 lvm -O0 -g"),
 ]
 SHAPES = ["ladder", "nest", "switch", "chain"]
+# analyses section: our runs per opt run. Our analyses take milliseconds, where one run is
+# mostly scheduler and page-fault noise, so the median is taken over more runs (each a fresh
+# process, as in real use: repeating the pass in one process would time it with warm caches,
+# which flatters the small sizes only).
+ANALYSES_RUNS_PER_RUN = 5
 
 
 def measure_once(cmd, timeout, out_path):
@@ -287,12 +293,13 @@ def section_analyses(b, shapes, sizes, v):
             skip_opt = (shape, str(n)) in skip
             ours, opt = [], []
             for _ in range(a.runs):
-                t = timed_stage(b.tool + ["--passes=analyses", "-disable-output", "--time-passes", f],
-                                ours_pat, a.timeout)
-                if t is None:
-                    b.ours_failed = True
-                else:
-                    ours.append(t)
+                for _ in range(ANALYSES_RUNS_PER_RUN):
+                    t = timed_stage(b.tool + ["--passes=analyses", "-disable-output", "--time-passes", f],
+                                    ours_pat, a.timeout)
+                    if t is None:
+                        b.ours_failed = True
+                    else:
+                        ours.append(t)
                 if not skip_opt:
                     t = timed_stage([a.opt, "-passes=mem2reg", "-disable-output", "-time-passes", f],
                                     opt_pat, a.opt_timeout)

@@ -113,18 +113,21 @@ impl Cfg {
         let n = func.dfg.blocks.len();
         let layout: Vec<Block> = func.layout.blocks().collect();
         let in_layout = |b: Block| b.index() < n && func.layout.is_block_inserted(b);
+        // One read of each terminator: successors in layout order, then placed by block id.
         let mut count = vec![0u32; n];
+        let mut flat: Vec<Block> = Vec::with_capacity(layout.len() * 2);
         for &b in &layout {
-            count[b.index()] = func.successors(b).iter().filter(|&&s| in_layout(s)).count() as u32;
+            let before = flat.len();
+            flat.extend(func.successors(b).iter().copied().filter(|&s| in_layout(s)));
+            count[b.index()] = (flat.len() - before) as u32;
         }
         let (off, total) = Csr::from_counts(&count);
         let mut targets = vec![Block::NONE; total as usize];
+        let mut next = 0;
         for &b in &layout {
-            let succs = func.successors(b).iter().filter(|&&s| in_layout(s));
-            let start = off[b.index()] as usize;
-            for (slot, &s) in targets[start..].iter_mut().zip(succs) {
-                *slot = s;
-            }
+            let (start, k) = (off[b.index()] as usize, count[b.index()] as usize);
+            targets[start..start + k].copy_from_slice(&flat[next..next + k]);
+            next += k;
         }
         Self::from_succ_csr(layout, Csr { off, targets })
     }

@@ -3,7 +3,9 @@
 //! `IDFCalculator` (`GenericIteratedDominanceFrontier.h`), which mem2reg uses to place phis.
 //!
 //! Definition blocks go into a priority queue keyed on `(dominator-tree depth, DFS in-number)`,
-//! deepest first. Popping a root `r`, the walk visits `r`'s dominator subtree (each block once
+//! deepest first (the definitions sorted once, with a stable sort that is linear on the sorted
+//! runs of a list gathered in layout order; blocks queued by the walk in a binary heap; popping
+//! takes the deeper of the two heads). Popping a root `r`, the walk visits `r`'s dominator subtree (each block once
 //! over the whole run) and looks at every CFG edge `x -> y` leaving it: if `y` is no deeper than
 //! `r`, the edge is a join edge, so `y ∈ DF⁺`; `y` is then queued too unless it is a definition
 //! block (already queued). With a live-in restriction ([`IdfCalculator::compute_pruned`], pruned
@@ -75,13 +77,19 @@ pub struct IdfCalculator<'a> {
     defs: BlockMarks,
     queued: BlockMarks,
     walked: BlockMarks,
+    /// Blocks queued during the walk (they are never deeper than the root being walked).
     heap: BinaryHeap<(u32, u32, Block)>,
+    /// The definition blocks, sorted by `(level, DFS in-number)`, deepest last: the first
+    /// part of the queue, popped from the end; merged with `heap` when popping.
+    initial: Vec<(u32, u32, Block)>,
     stack: Vec<Block>,
     /// For each block, the least dominator-tree level of any CFG successor of any block in
     /// its dominator subtree (`u32::MAX` for unreachable blocks): a walk from a root at level
     /// `L` skips a subtree whose value exceeds `L`, since no edge leaving it can be a join edge
     /// for that root or for any later (shallower) one.
     min_join: Vec<u32>,
+    /// Blocks walked by the last call (its cost, for callers deciding whether to keep it).
+    walked_count: usize,
 }
 
 impl<'a> IdfCalculator<'a> {
@@ -95,8 +103,10 @@ impl<'a> IdfCalculator<'a> {
             queued: BlockMarks::new(n),
             walked: BlockMarks::new(n),
             heap: BinaryHeap::new(),
+            initial: Vec::new(),
             stack: Vec::new(),
             min_join: min_join_levels(cfg, dt),
+            walked_count: 0,
         }
     }
 
@@ -116,6 +126,20 @@ impl<'a> IdfCalculator<'a> {
         self.run(defs, Some(live_in), out);
     }
 
+    /// The deepest queued block: the greater of the two parts of the queue.
+    fn pop(&mut self) -> Option<(u32, u32, Block)> {
+        match (self.initial.last(), self.heap.peek()) {
+            (Some(a), Some(b)) if a < b => self.heap.pop(),
+            (Some(_), _) => self.initial.pop(),
+            (None, _) => self.heap.pop(),
+        }
+    }
+
+    /// How many blocks the last call walked (a measure of its cost).
+    pub fn last_walk(&self) -> usize {
+        self.walked_count
+    }
+
     fn run<S: BlockSet + ?Sized>(
         &mut self,
         defs: &[Block],
@@ -127,16 +151,22 @@ impl<'a> IdfCalculator<'a> {
         self.queued.clear();
         self.walked.clear();
         self.heap.clear();
+        self.walked_count = 0;
         let dt = self.dt;
+        self.initial.clear();
         for &d in defs {
             if dt.is_reachable(d) && self.defs.insert(d) {
-                self.heap.push((dt.level_raw(d), dt.dfs_in_raw(d), d));
+                self.initial.push((dt.level_raw(d), dt.dfs_in_raw(d), d));
             }
         }
-        while let Some((root_level, _, root)) = self.heap.pop() {
+        // A stable sort is linear on a few sorted runs, and definition lists gathered in
+        // layout order mostly are (a heap of all of them would cost `k log k` every time).
+        self.initial.sort();
+        while let Some((root_level, _, root)) = self.pop() {
             self.stack.push(root);
             self.walked.insert(root);
             while let Some(x) = self.stack.pop() {
+                self.walked_count += 1;
                 for &y in self.cfg.succs(x) {
                     let level = dt.level_raw(y);
                     if level > root_level || !self.queued.insert(y) {

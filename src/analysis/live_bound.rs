@@ -49,7 +49,8 @@ impl LiveBound {
                 }
             }
         }
-        items.sort_unstable();
+        // Stable sorts: linear on the two runs that lists in layout order mostly give.
+        items.sort();
         let mut open: Vec<(u32, u32)> = Vec::new();
         let mut subtrees = Vec::new();
         for (i, is_def, o) in items {
@@ -70,7 +71,7 @@ impl LiveBound {
                 }
             }
         }
-        subtrees.sort_unstable();
+        subtrees.sort();
         let mut merged: Vec<(u32, u32)> = Vec::with_capacity(subtrees.len());
         for (i, o) in subtrees {
             // Subtrees nest or are disjoint: one starting inside the last is within it.

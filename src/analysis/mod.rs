@@ -19,6 +19,7 @@
 //! | [`live_bound`] | a superset of slot live-in blocks from dominance alone, `O(k log k)` | (ours; proof in the module) |
 //! | [`liveness`] | slot live-in blocks; per-value SSA liveness | LLVM `ComputeLiveInBlocks` (seed 04); Brandner et al. |
 //! | [`marks`] | block sets with O(1) reset, for per-variable work | — |
+//! | [`placement`] | bound + pruned IDF per slot, shared by slots with equal def/use blocks | — |
 //! | [`print`](mod@print) | `opt-19`'s `print<domtree>` / `print<domfrontier>` text | LLVM |
 //! | [`dot`] | Graphviz files of the CFG and the dominator tree (`dot-cfg`, `dot-dom`) | LLVM |
 //! | [`slot_phis`] | the `analyses` pass: all of the above for every slot, nothing changed (benchmarks) | — |
@@ -53,6 +54,7 @@ pub mod idf;
 pub mod live_bound;
 pub mod liveness;
 pub mod marks;
+pub mod placement;
 pub mod postorder;
 pub mod print;
 pub mod slot_phis;

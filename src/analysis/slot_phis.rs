@@ -2,8 +2,10 @@
 //! cost can be measured apart from renaming and printing (`bench/bench.py --sections
 //! analyses`). For one function it computes the CFG, the dominator tree and, for every
 //! `alloca` whose address is only loaded from and stored to, the slot's live-in bound
-//! ([`LiveBound`], what mem2reg uses by default) and its iterated dominance frontier pruned
-//! by that bound ([`IdfCalculator`]): the candidate blocks for the slot's phis.
+//! ([`LiveBound`](super::live_bound::LiveBound), what mem2reg uses by default) and its iterated
+//! dominance frontier pruned by that bound ([`IdfCalculator`](super::idf::IdfCalculator)): the
+//! candidate blocks for the slot's phis, through the same [`PrunedPlacer`] as mem2reg (slots
+//! with equal definition and use blocks share one computation).
 //!
 //! Exact live-in sets ([`crate::analysis::liveness::LiveInCalculator`]) are not used here:
 //! their total size is quadratic on a nest of N loops (each loop's counter is live in every
@@ -16,10 +18,9 @@
 
 use super::cfg::Cfg;
 use super::domtree::DomTree;
-use super::idf::IdfCalculator;
-use super::live_bound::{LiveBound, LiveBoundIn};
+use super::placement::PrunedPlacer;
+use crate::entity::SecondaryMap;
 use crate::ir::{Block, Function, Inst, Opcode, Value};
-use crate::util::fxhash::FxHashMap;
 
 /// What the analyses found in one function.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -53,50 +54,51 @@ pub fn analyse(func: &Function) -> SlotPhis {
     }
     let cfg = Cfg::compute(func);
     let dt = DomTree::compute(&cfg);
-    let (slots, order) = gather(func);
-    let mut idf = IdfCalculator::new(&cfg, &dt);
+    let slots = gather(func);
+    let mut placer = PrunedPlacer::new(&cfg, &dt);
     let mut phi_blocks = Vec::new();
-    for v in order {
-        let s = &slots[&v];
+    for s in &slots {
         if s.escapes || s.defs.is_empty() {
             continue;
         }
-        let bound = LiveBound::compute(&dt, &s.defs, &s.upward);
-        let set = LiveBoundIn {
-            bound: &bound,
-            dt: &dt,
-        };
-        idf.compute_pruned(&s.defs, &set, &mut phi_blocks);
+        let all = placer.place(&s.defs, &s.upward, &mut phi_blocks);
         out.slots += 1;
-        out.live_everywhere += u64::from(bound.is_all());
+        out.live_everywhere += u64::from(all);
         out.phi_blocks += phi_blocks.len() as u64;
     }
     out
 }
 
-/// Every alloca's def and upward-exposed use blocks, with the allocas in layout order.
-fn gather(func: &Function) -> (FxHashMap<Value, SlotBlocks>, Vec<Value>) {
-    let mut slots: FxHashMap<Value, SlotBlocks> = FxHashMap::default();
-    let mut order = Vec::new();
+/// Every alloca's def and upward-exposed use blocks, in layout order of the allocas.
+fn gather(func: &Function) -> Vec<SlotBlocks> {
+    // Value -> index into `slots` (dense: one array over the function's values, no hashing).
+    let mut slot_of: SecondaryMap<Value, u32> = SecondaryMap::with_default(u32::MAX);
+    let mut slots = Vec::new();
     for b in func.layout.blocks() {
         for i in func.layout.block_insts(b) {
             let d = &func.dfg.insts[i];
             if d.opcode == Opcode::Alloca {
-                slots.insert(d.result, SlotBlocks::default());
-                order.push(d.result);
+                slot_of[d.result] = slots.len() as u32;
+                slots.push(SlotBlocks::default());
                 continue;
             }
-            note_uses(func, &mut slots, b, i);
+            note_uses(func, &slot_of, &mut slots, b, i);
         }
     }
-    (slots, order)
+    slots
 }
 
 /// Records what instruction `i` of block `b` does to the slots among its operands.
-fn note_uses(func: &Function, slots: &mut FxHashMap<Value, SlotBlocks>, b: Block, i: Inst) {
+fn note_uses(
+    func: &Function,
+    slot_of: &SecondaryMap<Value, u32>,
+    slots: &mut [SlotBlocks],
+    b: Block,
+    i: Inst,
+) {
     let opcode = func.dfg.opcode(i);
     for (k, &v) in func.dfg.inst_values(i).iter().enumerate() {
-        let Some(s) = slots.get_mut(&func.dfg.resolve(v)) else {
+        let Some(s) = slots.get_mut(slot_of[func.dfg.resolve(v)] as usize) else {
             continue;
         };
         let stored_here = s.last.is_some_and(|(lb, st)| lb == b && st);

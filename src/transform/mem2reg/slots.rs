@@ -15,9 +15,8 @@ use super::debug_info::{self, DbgUser};
 use super::edit::{self, erase};
 use super::uses::UseIndex;
 use super::Promoter;
-use crate::analysis::idf::IdfCalculator;
-use crate::analysis::live_bound::{LiveBound, LiveBoundIn};
 use crate::analysis::liveness::LiveInCalculator;
+use crate::analysis::placement::PrunedPlacer;
 use crate::entity::{EntityRef, SecondaryMap};
 use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
 use crate::util::fxhash::FxHashMap;
@@ -65,7 +64,7 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     let entry = p.f.layout.entry_block().expect("non-empty function");
     let mut slots: Vec<Slot> = allocas.into_iter().map(|a| new_slot(p, a, entry)).collect();
     let mut phis: Vec<NewPhi> = Vec::new();
-    let mut idf = IdfCalculator::new(p.cfg, p.dt);
+    let mut placer = PrunedPlacer::new(p.cfg, p.dt);
     let mut live = LiveInCalculator::new(p.cfg);
     let mut i = 0;
     while i < slots.len() {
@@ -93,7 +92,7 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             slots.swap_remove(i);
             continue;
         }
-        place_phis(p, &mut idf, &mut live, &slots[i], i as u32, &mut phis);
+        place_phis(p, &mut placer, &mut live, &slots[i], i as u32, &mut phis);
         i += 1;
     }
     if slots.is_empty() {
@@ -373,7 +372,7 @@ fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
 /// How phis are placed this round.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Placement {
-    /// Candidates bounded by [`LiveBound`], the dead ones removed after renaming, names given
+    /// Candidates bounded by [`LiveBound`](crate::analysis::live_bound::LiveBound), the dead ones removed after renaming, names given
     /// afterwards (the default: near-linear, LLVM's pruned result).
     Bounded,
     /// Exact live-in sets first (LLVM's own method; quadratic on deep loop nests): when the
@@ -434,7 +433,7 @@ fn defs_and_uses(p: &Promoter<'_, '_>, s: &Slot) -> (Vec<Block>, Vec<Block>) {
 /// Places the slot's phis (see [`Placement`]).
 fn place_phis(
     p: &mut Promoter<'_, '_>,
-    idf: &mut IdfCalculator<'_>,
+    placer: &mut PrunedPlacer<'_>,
     live: &mut LiveInCalculator<'_>,
     s: &Slot,
     slot: u32,
@@ -445,23 +444,18 @@ fn place_phis(
     let mut blocks = Vec::new();
     match mode {
         Placement::Bounded => {
-            let bound = LiveBound::compute(p.dt, &defs, &ubd);
-            let set = LiveBoundIn {
-                bound: &bound,
-                dt: p.dt,
-            };
-            idf.compute_pruned(&defs, &set, &mut blocks);
+            placer.place(&defs, &ubd, &mut blocks);
         }
         Placement::Exact => {
             let mut order = Vec::new();
             let set = live.compute(&defs, &ubd, &mut order);
-            idf.compute_pruned(&defs, set, &mut blocks);
+            placer.idf().compute_pruned(&defs, set, &mut blocks);
         }
         Placement::Unpruned if p.opts.flavour == super::Flavour::SemiPruned && ubd.is_empty() => {}
-        Placement::Unpruned => idf.compute(&defs, &mut blocks),
+        Placement::Unpruned => placer.idf().compute(&defs, &mut blocks),
     }
     if p.opts.explain {
-        super::explain::slot_placement(p, idf, live, s, &defs, &ubd);
+        super::explain::slot_placement(p, placer.idf(), live, s, &defs, &ubd);
     }
     for (version, &b) in blocks.iter().enumerate() {
         let text = if mode == Placement::Bounded {
