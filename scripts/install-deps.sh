@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the test suite needs beyond Rust, python3 and gcc, from Debian packages:
 # LLVM/clang 19 (opaque pointers) and 14 (typed pointers) with opt, lli, FileCheck, not, count;
-# clang's sanitizer runtime (scripts/check-programs.py); csmith and its headers; GNU time.
+# clang's sanitizer runtime (scripts/check-programs.py); csmith and its headers; GNU time;
+# Graphviz's dot (tests/readme.rs renders the README's dot-cfg example).
 #
 # Idempotent and quiet: prints nothing and installs nothing when everything is present.
 # Otherwise runs `apt-get update` then `apt-get install` (as root, or through sudo).
@@ -28,6 +29,7 @@ REQUIRED=(
   "/usr/bin/time            time"
   "diff                     diffutils"
   "python3                  python3"
+  "dot                      graphviz"
 )
 
 have() {
