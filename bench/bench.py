@@ -12,6 +12,10 @@ Sections (--sections, comma-separated, default all):
           -O0 -g, -O1 -disable-llvm-passes), zstd's largest unit (zstd_lazy.c, -O0 and -O0 -g:
           heavy force-inlined code) and Lua 5.4's VM loop (lvm.c, -O0 -g); they are built
           by scripts/corpus.py into target/bench-inputs/ when missing.
+  pass    the promotion pass alone on the same real modules: our `pass mem2reg` time from
+          --time-passes with --threads 1 (so it is one thread's time, like opt's) against
+          opt-19's PromotePass line from -time-passes (neither counts parsing, printing or,
+          for opt, its DominatorTreeAnalysis; ours includes its CFG and dominator tree).
   growth  gen_scale.py shapes ladder/nest/switch/chain at N = --sizes (1000,4000,16000),
           V = 100: time per size and growth factor per 4x N, ours and opt-19's (mem2reg).
           opt is stopped after --opt-timeout seconds (default 300) and reported as
@@ -277,6 +281,38 @@ def timed_stage(cmd, pattern, timeout):
     return float(m.group(1)) if m else None
 
 
+OPT_PROMOTE_PAT = r"^\s*\S+ \(.*?\)\s+\S+ \(.*?\)\s+\S+ \(.*?\)\s+([0-9.]+) \(.*?\)\s+PromotePass"
+
+
+def section_pass(b, inputs):
+    a = b.args
+    print(f"\n== the pass alone: our 'pass mem2reg' (--time-passes, --threads 1)  vs  opt-19 PromotePass"
+          f" (-time-passes)  (median of {a.runs}; ratio = ours/opt)")
+    print(f"{'module':<22} {'MB':>6} {'ours s':>9} {'opt s':>9} {'ratio':>7}")
+    rows = []
+    for path, label in inputs:
+        ours, opt = [], []
+        for _ in range(a.runs):
+            t = timed_stage(b.tool + ["--threads", "1", "--time-passes", "-disable-output", path],
+                            r"^\s*pass mem2reg: ([0-9.]+) s", a.timeout)
+            if t is None:
+                b.ours_failed = True
+            else:
+                ours.append(t)
+            t = timed_stage([a.opt, "-passes=mem2reg", "-disable-output", "-time-passes", path],
+                            OPT_PROMOTE_PAT, a.opt_timeout)
+            if t is not None:
+                opt.append(t)
+        o = statistics.median(ours) if ours else None
+        p = statistics.median(opt) if opt else None
+        r = o / p if o and p else None
+        print(f"{label:<22} {os.path.getsize(path) / 1e6:>6.1f} {o is not None and f'{o:.4f}' or 'failed':>9} "
+              f"{p is not None and f'{p:.4f}' or '-':>9} {ratio(r):>7}", flush=True)
+        rows.append({"module": os.path.relpath(path, INPUTS), "label": label, "ours_s": o,
+                     "opt_promote_s": p, "ratio": r and round(r, 3)})
+    return rows
+
+
 def section_analyses(b, shapes, sizes, v):
     a = b.args
     skip = {tuple(x.split(":")) for x in a.skip_opt.split(",") if ":" in x}
@@ -284,7 +320,7 @@ def section_analyses(b, shapes, sizes, v):
           f"  vs  opt-19 PromotePass (-time-passes), median of {a.runs}")
     print(f"{'shape':<7} {'N':>6} {'ours s':>9} {'x4':>6} {'opt Promote s':>14} {'x4':>6} {'ratio':>7}")
     ours_pat = r"^\s*pass analyses: ([0-9.]+) s"
-    opt_pat = r"^\s*\S+ \(.*?\)\s+\S+ \(.*?\)\s+\S+ \(.*?\)\s+([0-9.]+) \(.*?\)\s+PromotePass"
+    opt_pat = OPT_PROMOTE_PAT
     rows, prev = [], {}
     for shape in shapes:
         prev = {}
@@ -325,7 +361,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--tool", default=harness.DEFAULT_TOOL)
     ap.add_argument("--opt", default="opt-19")
-    ap.add_argument("--sections", default="rw,m2r,growth,phielim,analyses")
+    ap.add_argument("--sections", default="rw,m2r,pass,growth,phielim,analyses")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--sizes", default="1000,4000,16000")
@@ -346,11 +382,13 @@ def main():
     print(f"bench: tool {' '.join(b.tool)} vs {a.opt}; {os.cpu_count()} cores; runs {a.runs}")
     result = {"tool": " ".join(b.tool), "opt": a.opt, "runs": a.runs}
     try:
-        if "rw" in sections or "m2r" in sections:
+        if "rw" in sections or "m2r" in sections or "pass" in sections:
             inputs = ensure_real_inputs(a)
             for s in ("rw", "m2r"):
                 if s in sections:
                     result[s] = section_real(b, s, inputs)
+            if "pass" in sections:
+                result["pass"] = section_pass(b, inputs)
         if "growth" in sections:
             result["growth"] = section_growth(b, shapes, sizes, a.vars)
         if "phielim" in sections:

@@ -36,6 +36,10 @@ pub struct Function {
     /// [`MdRef::New`] / [`Piece::NewMd`]; their text may itself reference earlier new nodes
     /// through the printer's markers. Numbered after the module's own nodes when printed.
     pub new_md: Vec<Vec<u8>>,
+    /// Hash of a new node's content → the first node with that hash, so [`Function::add_new_md`]
+    /// finds an equal node in O(1). Only a cache: a miss or a different content at the index
+    /// (a hash collision, or `new_md` taken away) falls back to comparing every node.
+    new_md_index: crate::util::fxhash::FxHashMap<u64, u32>,
     /// Blocks the input numbered (`5:`, or unnamed), by that number: `blockaddress(@f, %5)`
     /// elsewhere in the module names them so, and is rewritten when numbers change.
     pub input_block_numbers: Vec<(u32, Block)>,
@@ -64,6 +68,7 @@ impl Function {
             no_signed_zeros: false,
             param_flags: Vec::new(),
             new_md: Vec::new(),
+            new_md_index: Default::default(),
             input_block_numbers: Vec::new(),
             needs_decls: Vec::new(),
             types: TypeTable::child(module_types),
@@ -116,11 +121,27 @@ impl Function {
 
     /// Adds a new metadata node with text `content` (deduplicated within the function).
     pub fn add_new_md(&mut self, content: Vec<u8>) -> MdRef {
-        if let Some(k) = self.new_md.iter().position(|c| *c == content) {
-            return MdRef::New(k as u32);
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = std::hash::BuildHasherDefault::<crate::util::fxhash::FxHasher>::default().build_hasher();
+        content.hash(&mut h);
+        let h = h.finish();
+        let next = self.new_md.len() as u32;
+        match self.new_md_index.entry(h) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let k = *e.get();
+                if self.new_md.get(k as usize) == Some(&content) {
+                    return MdRef::New(k);
+                }
+                if let Some(k) = self.new_md.iter().position(|c| *c == content) {
+                    return MdRef::New(k as u32);
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(next);
+            }
         }
         self.new_md.push(content);
-        MdRef::New(self.new_md.len() as u32 - 1)
+        MdRef::New(next)
     }
 
     /// The text of `r` for reading (new nodes: their content).

@@ -25,7 +25,7 @@ impl MdNodeId {
         match self {
             MdNodeId::Num(n) => {
                 out.push(b'!');
-                out.extend_from_slice(n.to_string().as_bytes());
+                write_decimal(out, u64::from(*n));
             }
             MdNodeId::Inline(t) => out.extend_from_slice(t),
         }
@@ -48,13 +48,40 @@ pub fn node_id(text: &[u8]) -> Option<MdNodeId> {
         return None;
     }
     if t.len() > 1 && t[0] == b'!' && t[1..].iter().all(u8::is_ascii_digit) {
-        return std::str::from_utf8(&t[1..])
-            .ok()?
-            .parse()
-            .ok()
-            .map(MdNodeId::Num);
+        return decimal(&t[1..]).and_then(|n| u32::try_from(n).ok().map(MdNodeId::Num));
     }
     Some(MdNodeId::Inline(t.to_vec()))
+}
+
+/// The value of a non-empty run of ASCII digits (`None` for anything else or on overflow).
+fn decimal(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
+    }
+    Some(n)
+}
+
+/// Appends the decimal digits of `n`.
+fn write_decimal(out: &mut Vec<u8>, n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
 }
 
 /// `s` without leading and trailing ASCII white space.
@@ -80,14 +107,14 @@ impl<'a> MdReader<'a> {
     }
 
     /// The text of the node a reference names.
-    pub fn resolve<'t>(&self, reference: &'t [u8]) -> Option<(MdNodeId, Vec<u8>)>
+    pub fn resolve<'t>(&self, reference: &'t [u8]) -> Option<(MdNodeId, &'t [u8])>
     where
         'a: 't,
     {
         let id = node_id(reference)?;
         let text = match &id {
-            MdNodeId::Num(n) => self.ctx?.metadata_text(self.source, *n)?.to_vec(),
-            MdNodeId::Inline(t) => t.clone(),
+            MdNodeId::Num(n) => self.ctx?.metadata_text(self.source, *n)?,
+            MdNodeId::Inline(_) => trim(reference),
         };
         Some((id, text))
     }
@@ -217,24 +244,26 @@ pub struct Location {
 }
 
 impl Location {
-    /// Reads a `!DILocation(...)` node's text.
+    /// Reads a `!DILocation(...)` node's text (one pass over its fields: this runs for every
+    /// location promotion merges or copies).
     pub fn parse(text: &[u8]) -> Option<Location> {
-        if node_kind(text)? != b"DILocation" {
-            return None;
-        }
-        let int = |v: &[u8]| -> u64 {
-            std::str::from_utf8(v)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0)
-        };
+        let t = trim(text);
+        let rest = t.strip_prefix(b"!DILocation(")?;
+        let body = rest.get(..rest.len().checked_sub(1)?)?;
         let (mut line, mut column, mut scope, mut inlined_at, mut implicit) =
             (0, 0, None, None, false);
-        // One pass over the fields (this runs for every location promotion merges).
-        for (name, value) in fields(text) {
-            match name {
-                b"line" => line = int(value),
-                b"column" => column = int(value),
+        let mut i = 0;
+        while i < body.len() {
+            let end = top_level_end(body, i);
+            let item = &body[i..end];
+            i = end + 1;
+            let Some(colon) = item.iter().position(|&c| c == b':') else {
+                continue;
+            };
+            let value = trim(&item[colon + 1..]);
+            match trim(&item[..colon]) {
+                b"line" => line = decimal(value).unwrap_or(0),
+                b"column" => column = decimal(value).unwrap_or(0),
                 b"scope" => scope = Some(value),
                 b"inlinedAt" => inlined_at = node_id(value),
                 b"isImplicitCode" => implicit = value == b"true",
@@ -252,9 +281,12 @@ impl Location {
 
     /// The node text LLVM prints for this location.
     pub fn to_text(&self) -> Vec<u8> {
-        let mut out = format!("!DILocation(line: {}", self.line).into_bytes();
+        let mut out = Vec::with_capacity(64);
+        out.extend_from_slice(b"!DILocation(line: ");
+        write_decimal(&mut out, self.line);
         if self.column != 0 {
-            out.extend_from_slice(format!(", column: {}", self.column).as_bytes());
+            out.extend_from_slice(b", column: ");
+            write_decimal(&mut out, self.column);
         }
         out.extend_from_slice(b", scope: ");
         self.scope.write(&mut out);
@@ -274,7 +306,7 @@ impl<'a> MdReader<'a> {
     /// The location a reference names.
     pub fn location(&self, reference: &[u8]) -> Option<(MdNodeId, Location)> {
         let (id, text) = self.resolve(reference)?;
-        Some((id, Location::parse(&text)?))
+        Some((id, Location::parse(text)?))
     }
 
     /// The parent scope of scope `s` (`None` at a subprogram or when unknown).
@@ -325,18 +357,31 @@ impl<'a> MdReader<'a> {
         None
     }
 
-    fn node_text(&self, id: &MdNodeId) -> Option<Vec<u8>> {
+    fn node_text<'t>(&self, id: &'t MdNodeId) -> Option<&'t [u8]>
+    where
+        'a: 't,
+    {
         match id {
-            MdNodeId::Num(n) => Some(self.ctx?.metadata_text(self.source, *n)?.to_vec()),
-            MdNodeId::Inline(t) => Some(t.clone()),
+            MdNodeId::Num(n) => self.ctx?.metadata_text(self.source, *n),
+            MdNodeId::Inline(t) => Some(t),
         }
     }
 
     /// The size in bits of a variable (`!DILocalVariable(..., type: !T)`), following derived
     /// types without a size to their base type, as `DIVariable::getSizeInBits` does.
     pub fn variable_size(&self, var_ref: &[u8]) -> Option<u64> {
+        self.type_size(self.variable_type(var_ref)?)
+    }
+
+    /// The `type:` of a variable (`!DILocalVariable(..., type: !T)`).
+    pub fn variable_type(&self, var_ref: &[u8]) -> Option<MdNodeId> {
         let (_, var) = self.resolve(var_ref)?;
-        let mut ty = node_id(field(&var, b"type")?)?;
+        node_id(field(var, b"type")?)
+    }
+
+    /// The size in bits of debug type `ty`, following derived types without a size to their
+    /// base type.
+    pub fn type_size(&self, mut ty: MdNodeId) -> Option<u64> {
         for _ in 0..10_000 {
             let text = self.node_text(&ty)?;
             let size = int_field(&text, b"size");

@@ -113,6 +113,21 @@ impl TextArena {
             len: s.len() as u32,
         }
     }
+    /// Stores the bytes `write` appends (no intermediate buffer).
+    pub fn add_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Text {
+        let start = self.bytes.len();
+        write(&mut self.bytes);
+        let len = self.bytes.len() - start;
+        assert!(
+            start + len < OWN as usize,
+            "text arena larger than 2 GiB"
+        );
+        Text {
+            start: start as u32 | OWN,
+            len: len as u32,
+        }
+    }
+
     /// The arena's bytes (to pass to [`Text::resolve`]).
     #[inline]
     pub fn bytes(&self) -> &[u8] {

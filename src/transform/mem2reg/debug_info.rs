@@ -29,9 +29,13 @@ pub struct DbgMd<'m> {
     merged: FxHashMap<(u64, u64), Loc>,
     line_zero: FxHashMap<u32, MdRef>,
     var_size: FxHashMap<u32, Option<u64>>,
+    /// Size in bits per debug type node (variables of one type share it).
+    type_size: FxHashMap<u32, Option<u64>>,
     locations: FxHashMap<u32, Option<(MdNodeId, Location)>>,
     /// Per scope node: whether it is a subprogram, and its parent scope.
     scopes: FxHashMap<u32, (bool, Option<MdNodeId>)>,
+    /// Per scope node: its enclosing subprogram.
+    subprograms: FxHashMap<u32, Option<MdNodeId>>,
 }
 
 impl<'m> DbgMd<'m> {
@@ -42,8 +46,10 @@ impl<'m> DbgMd<'m> {
             merged: FxHashMap::default(),
             line_zero: FxHashMap::default(),
             var_size: FxHashMap::default(),
+            type_size: FxHashMap::default(),
             locations: FxHashMap::default(),
             scopes: FxHashMap::default(),
+            subprograms: FxHashMap::default(),
         }
     }
 
@@ -86,8 +92,20 @@ impl<'m> DbgMd<'m> {
         e
     }
 
-    /// The subprogram enclosing scope `s`.
+    /// The subprogram enclosing scope `s` (memoized for `!N` scopes).
     fn subprogram(&mut self, s: &MdNodeId) -> Option<MdNodeId> {
+        let MdNodeId::Num(n) = s else {
+            return self.subprogram_uncached(s);
+        };
+        if let Some(sp) = self.subprograms.get(n) {
+            return sp.clone();
+        }
+        let sp = self.subprogram_uncached(s);
+        self.subprograms.insert(*n, sp.clone());
+        sp
+    }
+
+    fn subprogram_uncached(&mut self, s: &MdNodeId) -> Option<MdNodeId> {
         let mut cur = s.clone();
         for _ in 0..10_000 {
             let (sp, parent) = self.scope(&cur);
@@ -106,7 +124,18 @@ impl<'m> DbgMd<'m> {
         if let Some(&size) = self.var_size.get(&n) {
             return size;
         }
-        let size = self.reader.variable_size(var);
+        let size = match self.reader.variable_type(var) {
+            Some(MdNodeId::Num(t)) => match self.type_size.get(&t) {
+                Some(&size) => size,
+                None => {
+                    let size = self.reader.type_size(MdNodeId::Num(t));
+                    self.type_size.insert(t, size);
+                    size
+                }
+            },
+            Some(ty) => self.reader.type_size(ty),
+            None => None,
+        };
         self.var_size.insert(n, size);
         size
     }
@@ -156,11 +185,12 @@ impl DbgUser {
     /// Reads the debug data of `inst`, if it is a debug instruction.
     pub fn of(func: &Function, md: &MdReader<'_>, inst: Inst) -> Option<DbgUser> {
         let d = func.dfg.dbg[inst]?;
-        let expr_text = func.text(d.expr).to_vec();
-        let expr = match metadata::node_id(&expr_text) {
-            Some(MdNodeId::Num(_)) => md.resolve(&expr_text).map(|(_, t)| t).unwrap_or(expr_text),
+        let expr_text = func.text(d.expr);
+        let expr = match metadata::node_id(expr_text) {
+            Some(MdNodeId::Num(_)) => md.resolve(expr_text).map_or(expr_text, |(_, t)| t),
             _ => expr_text,
-        };
+        }
+        .to_vec();
         Some(DbgUser {
             inst,
             kind: d.kind,
@@ -406,6 +436,19 @@ fn merge_locations(
     a: (&MdNodeId, &Location),
     b: (&MdNodeId, &Location),
 ) -> Location {
+    if a.1.inlined_at.is_none() && b.1.inlined_at.is_none() {
+        // Neither is inlined (the common case): one level, merged if in one subprogram.
+        if let Some(m) = merge_pair(md, a, b, None) {
+            return m;
+        }
+        return Location {
+            line: 0,
+            column: 0,
+            scope: a.1.scope.clone(),
+            inlined_at: None,
+            implicit: false,
+        };
+    }
     let al = chain(md, a.0, a.1);
     let bl = chain(md, b.0, b.1);
     let mut key = |l: &Location| (md.subprogram(&l.scope), l.inlined_at.clone());
@@ -424,7 +467,12 @@ fn merge_locations(
     let mut result: Option<Location> = None;
     if let Some((mut i, mut j)) = start {
         let mut inlined_at = al[i].1.inlined_at.clone();
-        while let Some(m) = merge_pair(md, &al[i], &bl[j], inlined_at.clone()) {
+        while let Some(m) = merge_pair(
+            md,
+            (&al[i].0, &al[i].1),
+            (&bl[j].0, &bl[j].1),
+            inlined_at.clone(),
+        ) {
             inlined_at = Some(MdNodeId::Inline(m.to_text()));
             result = Some(m);
             if i == 0 || j == 0 {
@@ -490,11 +538,11 @@ fn merge_locations_llvm14(md: &MdReader<'_>, a: &Location, b: &Location) -> Loca
 
 fn merge_pair(
     md: &mut DbgMd<'_>,
-    a: &(MdNodeId, Location),
-    b: &(MdNodeId, Location),
+    a: (&MdNodeId, &Location),
+    b: (&MdNodeId, &Location),
     inlined_at: Option<MdNodeId>,
 ) -> Option<Location> {
-    let (l1, l2) = (&a.1, &b.1);
+    let (l1, l2) = (a.1, b.1);
     if a.0 == b.0 {
         return Some(Location {
             inlined_at,

@@ -88,104 +88,93 @@ pub fn make_dbg_value(
     loc: MdRef,
 ) -> Inst {
     use crate::ir::instructions::{flags, DbgKind, DbgVar, InstData, Opcode};
+    let intrinsic = form == DbgForm::Intrinsic;
     let ty = func.dfg.value_type(v);
-    let mut ty_text = Vec::new();
-    func.types.write(&mut ty_text, ty);
-    let mut pieces = Vec::new();
-    let head: Vec<u8> = match form {
-        DbgForm::Intrinsic => [
-            b"call void @llvm.dbg.value(metadata " as &[u8],
-            &ty_text,
-            b" ",
-        ]
-        .concat(),
-        DbgForm::Record => [b"#dbg_value(" as &[u8], &ty_text, b" "].concat(),
+    let types = &func.types;
+    let head = func.dfg.strings.add_with(|b| {
+        b.extend_from_slice(if intrinsic {
+            b"call void @llvm.dbg.value(metadata "
+        } else {
+            b"#dbg_value("
+        });
+        types.write(b, ty);
+        b.push(b' ');
+    });
+    let (sep, close): (&[u8], &[u8]) = if intrinsic {
+        (b", metadata ", b")")
+    } else {
+        (b", ", b", ")
     };
-    pieces.push(Piece::Text(func.dfg.strings.add(&head)));
-    pieces.push(Piece::Value(if form == DbgForm::Intrinsic { 1 } else { 0 }));
-    let mid: Vec<u8> = match form {
-        DbgForm::Intrinsic => [b", metadata " as &[u8], var, b", metadata ", expr, b")"].concat(),
-        DbgForm::Record => [b", " as &[u8], var, b", ", expr, b", "].concat(),
+    let mid_text = func
+        .dfg
+        .strings
+        .add_with(|b| [sep, var, sep, expr, close].iter().for_each(|p| b.extend_from_slice(p)));
+    let var_start = sep.len();
+    let loc_piece = match loc {
+        MdRef::New(k) => Piece::NewMd(k),
+        MdRef::Text(t) => Piece::Text(t),
     };
-    let var_start = match form {
-        DbgForm::Intrinsic => ", metadata ".len(),
-        DbgForm::Record => ", ".len(),
-    };
-    let mid_text = func.dfg.strings.add(&mid);
-    pieces.push(Piece::Text(mid_text));
     let md_ty = func.types.metadata();
-    let (values, extra) = match form {
-        DbgForm::Intrinsic => {
-            let callee = func.dfg.constant(func.types.ptr(), "@llvm.dbg.value");
-            let var_v = func.dfg.constant(md_ty, "!");
-            let expr_v = func.dfg.constant(md_ty, "!");
-            (vec![callee, v, var_v, expr_v], 3)
-        }
-        DbgForm::Record => (vec![v], 0),
+    let (values, pieces) = if intrinsic {
+        let callee = func.dfg.constant(func.types.ptr(), "@llvm.dbg.value");
+        let var_v = func.dfg.constant(md_ty, "!");
+        let expr_v = func.dfg.constant(md_ty, "!");
+        let values = func.dfg.push_values(&[callee, v, var_v, expr_v]);
+        let pieces = [Piece::Text(head), Piece::Value(1), Piece::Text(mid_text)];
+        (values, func.dfg.push_pieces(&pieces))
+    } else {
+        let values = func.dfg.push_values(&[v]);
+        let paren = func.dfg.strings.add(b")");
+        let pieces = [
+            Piece::Text(head),
+            Piece::Value(0),
+            Piece::Text(mid_text),
+            loc_piece,
+            Piece::Text(paren),
+        ];
+        (values, func.dfg.push_pieces(&pieces))
     };
-    if form == DbgForm::Record {
-        match loc {
-            MdRef::New(k) => pieces.push(Piece::NewMd(k)),
-            MdRef::Text(t) => pieces.push(Piece::Text(t)),
-        }
-        pieces.push(Piece::Text(func.dfg.strings.add(b")")));
-    }
-    let dbg_ty = match form {
-        DbgForm::Intrinsic => {
-            let void = func.types.void();
-            func.types.function(void, &[md_ty; 3], false)
-        }
-        DbgForm::Record => Type::NONE,
+    let extra = if intrinsic { 3 } else { 0 };
+    let dbg_ty = if intrinsic {
+        let void = func.types.void();
+        func.types.function(void, &[md_ty; 3], false)
+    } else {
+        Type::NONE
     };
-    let dfg = &mut func.dfg;
     let data = InstData {
-        opcode: if form == DbgForm::Intrinsic {
+        opcode: if intrinsic {
             Opcode::Call
         } else {
             Opcode::DbgRecord
         },
-        flags: flags::DEBUG
-            | if form == DbgForm::Intrinsic {
-                flags::INTRINSIC
-            } else {
-                0
-            },
+        flags: flags::DEBUG | if intrinsic { flags::INTRINSIC } else { 0 },
         result: Value::NONE,
         aux_ty: dbg_ty,
-        values: dfg.push_values(&values),
+        values,
         blocks: PoolRange::default(),
-        pieces: dfg.push_pieces(&pieces),
+        pieces,
         attachments: PoolRange::default(),
         extra,
     };
-    let inst = dfg.make_inst(data, None, Text::NONE);
-    let s = mid_text;
+    let inst = func.dfg.make_inst(data, None, Text::NONE);
     // Spans of the variable and expression inside the arena text, for readers of `DbgVar`.
-    let off = |k: usize, len: usize| sub_text(s, k, len);
-    let var_t = off(var_start, var.len());
-    let expr_t = off(
-        var_start
-            + var.len()
-            + if form == DbgForm::Intrinsic {
-                ", metadata ".len()
-            } else {
-                ", ".len()
-            },
-        expr.len(),
-    );
+    let var_t = sub_text(mid_text, var_start, var.len());
+    let expr_t = sub_text(mid_text, var_start + var.len() + sep.len(), expr.len());
     func.dfg.dbg[inst] = Some(DbgVar {
         kind: DbgKind::Value,
-        record: form == DbgForm::Record,
+        record: !intrinsic,
         var: var_t,
         expr: expr_t,
         loc,
-        loc_operand: if form == DbgForm::Intrinsic { 1 } else { 0 },
+        loc_operand: u32::from(intrinsic),
     });
-    if form == DbgForm::Intrinsic {
+    if intrinsic {
         let kind = func.dfg.strings.add(b"dbg");
         func.dfg.set_attachments(inst, &[(kind, loc)]);
-        func.needs_decls
-            .push("declare void @llvm.dbg.value(metadata, metadata, metadata)");
+        const DECL: &str = "declare void @llvm.dbg.value(metadata, metadata, metadata)";
+        if !func.needs_decls.contains(&DECL) {
+            func.needs_decls.push(DECL);
+        }
     }
     inst
 }

@@ -259,10 +259,11 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         if chosen.is_empty() {
             break;
         }
+        let again = may_unblock(p.f, &uses, &chosen);
         slots::promote(&mut p, &uses, chosen);
         p.f.dfg.resolve_aliases();
         rounds += 1;
-        if rounds > 1_000_000 {
+        if !again || rounds > 1_000_000 {
             break;
         }
     }
@@ -270,6 +271,32 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     report.stats = p.stats;
     report.explanations = std::mem::take(&mut p.explain);
     report
+}
+
+/// Whether promoting `chosen` can make another slot promotable, so another round is needed.
+///
+/// Promotability looks only at the users of a slot's address and of its casts and zero GEPs.
+/// Promoting a slot deletes its own loads, stores and markers and hands each load's users the
+/// stored value: the users of any other address change only if such an address (an alloca,
+/// or a cast or GEP of one) is stored into a promoted slot. Without such a store the next
+/// round would find nothing, and its use index would cost as much as this one's.
+fn may_unblock(f: &Function, uses: &uses::UseIndex, chosen: &[Inst]) -> bool {
+    let dfg = &f.dfg;
+    chosen.iter().any(|&a| {
+        uses.users(dfg.insts[a].result).iter().any(|&(u, k)| {
+            if k != 1 || dfg.opcode(u) != Opcode::Store {
+                return false;
+            }
+            let stored = dfg.resolve(dfg.inst_values(u)[0]);
+            matches!(
+                dfg.values[stored].def,
+                crate::ir::ValueDef::Inst(d) if matches!(
+                    dfg.opcode(d),
+                    Opcode::Alloca | Opcode::BitCast | Opcode::GetElementPtr | Opcode::AddrSpaceCast
+                )
+            )
+        })
+    })
 }
 
 /// Allocas that may be promoted this round: the entry block's (before its terminator), then,
