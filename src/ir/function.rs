@@ -121,10 +121,8 @@ impl Function {
 
     /// Adds a new metadata node with text `content` (deduplicated within the function).
     pub fn add_new_md(&mut self, content: Vec<u8>) -> MdRef {
-        use std::hash::{BuildHasher, Hash, Hasher};
-        let mut h = std::hash::BuildHasherDefault::<crate::util::fxhash::FxHasher>::default().build_hasher();
-        content.hash(&mut h);
-        let h = h.finish();
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let h = BuildHasherDefault::<crate::util::fxhash::FxHasher>::default().hash_one(&content);
         let next = self.new_md.len() as u32;
         match self.new_md_index.entry(h) {
             std::collections::hash_map::Entry::Occupied(e) => {

@@ -312,23 +312,23 @@ impl<'a> MdReader<'a> {
     /// The parent scope of scope `s` (`None` at a subprogram or when unknown).
     pub fn parent_scope(&self, s: &MdNodeId) -> Option<MdNodeId> {
         let text = self.node_text(s)?;
-        if node_kind(&text)? == b"DISubprogram" {
+        if node_kind(text)? == b"DISubprogram" {
             return None;
         }
-        node_id(field(&text, b"scope")?)
+        node_id(field(text, b"scope")?)
     }
 
     /// The `scope:` of any scope node (a subprogram's enclosing file or type too).
     pub fn scope_of(&self, s: &MdNodeId) -> Option<MdNodeId> {
         let text = self.node_text(s)?;
-        node_id(field(&text, b"scope")?)
+        node_id(field(text, b"scope")?)
     }
 
     /// Whether `s` is a local scope (subprogram, lexical block, lexical block file).
     pub fn is_local_scope(&self, s: &MdNodeId) -> bool {
         self.node_text(s)
             .and_then(|t| {
-                node_kind(&t).map(|k| {
+                node_kind(t).map(|k| {
                     matches!(
                         k,
                         b"DISubprogram" | b"DILexicalBlock" | b"DILexicalBlockFile"
@@ -341,7 +341,7 @@ impl<'a> MdReader<'a> {
     /// Whether scope `s` is a subprogram.
     pub fn is_subprogram(&self, s: &MdNodeId) -> bool {
         self.node_text(s)
-            .and_then(|t| node_kind(&t).map(|k| k == b"DISubprogram"))
+            .and_then(|t| node_kind(t).map(|k| k == b"DISubprogram"))
             .unwrap_or(false)
     }
 
@@ -384,14 +384,14 @@ impl<'a> MdReader<'a> {
     pub fn type_size(&self, mut ty: MdNodeId) -> Option<u64> {
         for _ in 0..10_000 {
             let text = self.node_text(&ty)?;
-            let size = int_field(&text, b"size");
+            let size = int_field(text, b"size");
             if size != 0 {
                 return Some(size);
             }
-            if node_kind(&text)? != b"DIDerivedType" {
+            if node_kind(text)? != b"DIDerivedType" {
                 return None;
             }
-            ty = node_id(field(&text, b"baseType")?)?;
+            ty = node_id(field(text, b"baseType")?)?;
         }
         None
     }

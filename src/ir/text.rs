@@ -118,10 +118,7 @@ impl TextArena {
         let start = self.bytes.len();
         write(&mut self.bytes);
         let len = self.bytes.len() - start;
-        assert!(
-            start + len < OWN as usize,
-            "text arena larger than 2 GiB"
-        );
+        assert!(start + len < OWN as usize, "text arena larger than 2 GiB");
         Text {
             start: start as u32 | OWN,
             len: len as u32,

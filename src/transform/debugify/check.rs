@@ -221,14 +221,14 @@ impl Checker<'_> {
         let Some((_, text)) = self.md.resolve(reference) else {
             return VarInfo::default();
         };
-        let number = metadata::field(&text, b"name")
+        let number = metadata::field(text, b"name")
             .and_then(|n| n.strip_prefix(b"\"")?.strip_suffix(b"\""))
             .and_then(|s| std::str::from_utf8(s).ok()?.parse::<u32>().ok())
             .map(u64::from);
         VarInfo {
             number,
             bits: self.md.variable_size(reference),
-            signed: self.is_signed(&text),
+            signed: self.is_signed(text),
         }
     }
 
@@ -236,10 +236,10 @@ impl Checker<'_> {
     fn is_signed(&self, var: &[u8]) -> bool {
         let signed = || -> Option<bool> {
             let (_, ty) = self.md.resolve(metadata::field(var, b"type")?)?;
-            if metadata::node_kind(&ty)? != b"DIBasicType" {
+            if metadata::node_kind(ty)? != b"DIBasicType" {
                 return Some(false);
             }
-            let enc = metadata::field(&ty, b"encoding")?;
+            let enc = metadata::field(ty, b"encoding")?;
             Some(enc == b"DW_ATE_signed" || enc == b"DW_ATE_signed_char")
         };
         signed().unwrap_or(false)
@@ -286,7 +286,7 @@ impl Checker<'_> {
     fn value_size(&self, f: &Function, i: Inst, d: &DbgVar) -> Option<(u64, bool)> {
         let expr = f.text(d.expr);
         let empty = match module_md::node_number(expr) {
-            Some(_) => metadata::expression_ops(&self.md.resolve(expr)?.1).is_empty(),
+            Some(_) => metadata::expression_ops(self.md.resolve(expr)?.1).is_empty(),
             None => metadata::expression_ops(expr).is_empty(),
         };
         if !empty {

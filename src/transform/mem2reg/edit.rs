@@ -105,10 +105,11 @@ pub fn make_dbg_value(
     } else {
         (b", ", b", ")
     };
-    let mid_text = func
-        .dfg
-        .strings
-        .add_with(|b| [sep, var, sep, expr, close].iter().for_each(|p| b.extend_from_slice(p)));
+    let mid_text = func.dfg.strings.add_with(|b| {
+        [sep, var, sep, expr, close]
+            .iter()
+            .for_each(|p| b.extend_from_slice(p))
+    });
     let var_start = sep.len();
     let loc_piece = match loc {
         MdRef::New(k) => Piece::NewMd(k),
