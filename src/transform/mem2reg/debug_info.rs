@@ -179,6 +179,30 @@ pub struct DbgUser {
     pub loc: MdRef,
     /// Record or intrinsic form.
     pub form: DbgForm,
+    /// What the conversions ask of `expr`, read once (every store of the slot asks again).
+    shape: ExprShape,
+}
+
+/// The facts about a `!DIExpression` the conversions use.
+#[derive(Clone, Copy, Debug)]
+struct ExprShape {
+    /// Exactly `DW_OP_deref`.
+    is_deref: bool,
+    /// Starts with `DW_OP_deref`.
+    starts_with_deref: bool,
+    /// The fragment's size in bits, if it has one.
+    fragment_bits: Option<u64>,
+}
+
+impl ExprShape {
+    fn of(expr: &[u8]) -> ExprShape {
+        let ops = metadata::expression_ops(expr);
+        ExprShape {
+            is_deref: metadata::is_deref(&ops),
+            starts_with_deref: metadata::starts_with_deref(&ops),
+            fragment_bits: metadata::fragment(&ops).map(|f| f.1),
+        }
+    }
 }
 
 impl DbgUser {
@@ -195,6 +219,7 @@ impl DbgUser {
             inst,
             kind: d.kind,
             var: func.text(d.var).to_vec(),
+            shape: ExprShape::of(&expr),
             expr,
             loc: d.loc,
             form: if d.record {
@@ -221,7 +246,7 @@ impl DbgUser {
 
     /// The expression starts with `DW_OP_deref`.
     pub fn starts_with_deref(&self) -> bool {
-        metadata::starts_with_deref(&self.ops())
+        self.shape.starts_with_deref
     }
 }
 
@@ -248,7 +273,7 @@ pub fn covers(
         return false;
     };
     let value_bits = value_bytes * 8;
-    let fragment = metadata::fragment(&user.ops()).map(|f| f.1);
+    let fragment = user.shape.fragment_bits;
     if let Some(size) = fragment.or_else(|| md.variable_size(&user.var)) {
         return value_bits >= size;
     }
@@ -311,9 +336,8 @@ pub fn convert_at_store(
 ) {
     let v = func.dfg.resolve(func.dfg.inst_values(store)[0]);
     let ty = func.dfg.value_type(v);
-    let ops = user.ops();
-    let can = metadata::is_deref(&ops)
-        || (!metadata::starts_with_deref(&ops) && covers(func, md, ty, user, slot));
+    let shape = user.shape;
+    let can = shape.is_deref || (!shape.starts_with_deref && covers(func, md, ty, user, slot));
     let v = if can { v } else { func.dfg.undef(ty) };
     let expr = user.expr.clone();
     insert_value_before(func, md, user, v, &expr, store);
