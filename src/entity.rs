@@ -216,6 +216,12 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     pub fn clear(&mut self) {
         self.elems.clear();
     }
+    /// Materialises slots up to id `n - 1` at once (so writes below `n` never grow the map).
+    pub fn materialize(&mut self, n: usize) {
+        if self.elems.len() < n {
+            self.elems.resize(n, self.default.clone());
+        }
+    }
     /// The value of `k` (the default if never written).
     #[inline]
     pub fn get(&self, k: K) -> &V {

@@ -299,6 +299,11 @@ impl DataFlowGraph {
     /// Makes every use of `old` a use of `new` (O(1): recorded as an alias; see module docs).
     pub fn replace_all_uses(&mut self, old: Value, new: Value) {
         debug_assert_ne!(old, new);
+        if !self.has_aliases {
+            // One allocation for the whole batch of replacements (a pass replaces many loads).
+            self.aliases
+                .materialize(self.values.len() + self.values.len() / 4 + 16);
+        }
         self.aliases[old] = new;
         self.has_aliases = true;
     }

@@ -153,7 +153,9 @@ pub(crate) struct Promoter<'f, 'm> {
     pub md: debug_info::DbgMd<'m>,
     pub dl: &'m crate::ir::datalayout::DataLayout,
     pub cfg: &'m Cfg,
-    pub dt: &'m DomTree,
+    /// The dominator tree, computed on first use: a function whose slots all take the fast
+    /// paths (dead, single store in the entry block, single block) never needs it.
+    pub dt_cell: &'m std::cell::OnceCell<DomTree>,
     pub opts: &'m Options,
     pub stats: Stats,
     pub names: Option<names::NameTable>,
@@ -167,7 +169,13 @@ pub(crate) struct Promoter<'f, 'm> {
     pub over_budget: Vec<Inst>,
 }
 
-impl Promoter<'_, '_> {
+impl<'m> Promoter<'_, 'm> {
+    /// The dominator tree (computed now if not yet).
+    pub fn dt(&self) -> &'m DomTree {
+        let cfg = self.cfg;
+        self.dt_cell.get_or_init(|| DomTree::compute(cfg))
+    }
+
     /// Numbers the instructions of every block (positions only grow along a block).
     fn number_positions(&mut self) {
         self.pos.clear();
@@ -219,7 +227,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     func.dfg.resolve_aliases();
     let source = func.source.clone();
     let cfg = Cfg::compute(func);
-    let dt = DomTree::compute(&cfg);
+    let dt = std::cell::OnceCell::new();
     let input_names = opts
         .explain
         .then(|| crate::text::printer::Numbering::compute(func));
@@ -233,7 +241,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         dl,
         f: func,
         cfg: &cfg,
-        dt: &dt,
+        dt_cell: &dt,
         opts,
         stats: Stats::default(),
         names: None,

@@ -108,18 +108,18 @@ fn value_dominates_block(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
     let Some(d) = p.f.layout.inst_block(i) else {
         return false;
     };
-    if !p.dt.is_reachable(b) {
+    if !p.dt().is_reachable(b) {
         return true;
     }
-    if !p.dt.is_reachable(d) || d == b {
+    if !p.dt().is_reachable(d) || d == b {
         return false;
     }
     if p.f.dfg.opcode(i) == Opcode::Invoke {
         // Only through the normal destination.
         let normal = p.f.dfg.inst_blocks(i)[0];
-        return p.cfg.distinct_preds(normal) == [d] && p.dt.dominates(normal, b);
+        return p.cfg.distinct_preds(normal) == [d] && p.dt().dominates(normal, b);
     }
-    p.dt.strictly_dominates(d, b)
+    p.dt().strictly_dominates(d, b)
 }
 
 /// For each new phi's result, the new phis that take it as an operand (compressed rows: one
@@ -432,7 +432,7 @@ fn can_create_poison(p: &Promoter<'_, '_>, i: Inst, op: Opcode) -> bool {
 /// Whether a conditional branch or switch in a dominator of `b` tests `v` (directly, or
 /// through an instruction that propagates poison from it): then `v` is not poison at `b`.
 fn used_by_dominating_branch(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
-    let mut cur = p.dt.idom(b);
+    let mut cur = p.dt().idom(b);
     let mut steps = 0;
     while let Some(dom) = cur {
         if steps > 64 {
@@ -480,7 +480,7 @@ fn used_by_dominating_branch(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
                 }
             }
         }
-        cur = p.dt.idom(dom);
+        cur = p.dt().idom(dom);
     }
     false
 }
@@ -523,7 +523,7 @@ fn non_null_by_dominating_branch(p: &Promoter<'_, '_>, v: Value, b: Block) -> bo
             return false;
         }
         let Some(t) = p.f.terminator(d) else {
-            cur = p.dt.idom(d);
+            cur = p.dt().idom(d);
             continue;
         };
         if p.f.dfg.opcode(t) == Opcode::Br && p.f.dfg.inst_values(t).len() == 1 {
@@ -532,14 +532,16 @@ fn non_null_by_dominating_branch(p: &Promoter<'_, '_>, v: Value, b: Block) -> bo
                 if let Some(ne) = null_test(p, ci, v) {
                     let succ = p.f.dfg.inst_blocks(t)[if ne { 0 } else { 1 }];
                     let other = p.f.dfg.inst_blocks(t)[if ne { 1 } else { 0 }];
-                    if succ != other && p.cfg.distinct_preds(succ) == [d] && p.dt.dominates(succ, b)
+                    if succ != other
+                        && p.cfg.distinct_preds(succ) == [d]
+                        && p.dt().dominates(succ, b)
                     {
                         return true;
                     }
                 }
             }
         }
-        cur = p.dt.idom(d);
+        cur = p.dt().idom(d);
     }
     false
 }

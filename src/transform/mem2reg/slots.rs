@@ -64,7 +64,7 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     let entry = p.f.layout.entry_block().expect("non-empty function");
     let mut slots: Vec<Slot> = allocas.into_iter().map(|a| new_slot(p, a, entry)).collect();
     let mut phis: Vec<NewPhi> = Vec::new();
-    let mut placer = PrunedPlacer::new(p.cfg, p.dt);
+    let mut placer: Option<PrunedPlacer<'_>> = None;
     let mut live = LiveInCalculator::new(p.cfg);
     let mut i = 0;
     while i < slots.len() {
@@ -92,7 +92,8 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             slots.swap_remove(i);
             continue;
         }
-        place_phis(p, &mut placer, &mut live, &slots[i], i as u32, &mut phis);
+        let placer = placer.get_or_insert_with(|| PrunedPlacer::new(p.cfg, p.dt()));
+        place_phis(p, placer, &mut live, &slots[i], i as u32, &mut phis);
         i += 1;
     }
     if slots.is_empty() {
@@ -290,7 +291,10 @@ fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
             let dominated = if lb == store_bb {
                 store_pos < pos(p, load)
             } else {
-                !s.non_entry && p.dt.dominates(store_bb, lb)
+                // (The entry block dominates every block: no tree needed for it.)
+                !s.non_entry
+                    && (Some(store_bb) == p.f.layout.entry_block()
+                        || p.dt().dominates(store_bb, lb))
             };
             if !dominated {
                 kept.push(load);
