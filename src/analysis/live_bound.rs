@@ -51,8 +51,8 @@ impl LiveBound {
         }
         // Stable sorts: linear on the two runs that lists in layout order mostly give.
         items.sort();
-        let mut open: Vec<(u32, u32)> = Vec::new();
-        let mut subtrees = Vec::new();
+        let mut open: Vec<(u32, u32)> = Vec::with_capacity(defs.len());
+        let mut subtrees = Vec::with_capacity(uses.len());
         for (i, is_def, o) in items {
             while open.last().is_some_and(|&(_, top_out)| top_out < i) {
                 open.pop();

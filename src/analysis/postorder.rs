@@ -33,9 +33,10 @@ pub struct Dfs {
 /// `succs[off[i] as usize..off[i + 1] as usize]` (`off.len() == num_blocks + 1`).
 pub fn dfs_csr(num_blocks: usize, root: Block, off: &[u32], succs: &[Block]) -> Dfs {
     debug_assert_eq!(off.len(), num_blocks + 1);
+    // At most every block is reached: sized once, never grown.
     let mut out = Dfs {
-        preorder: Vec::new(),
-        postorder: Vec::new(),
+        preorder: Vec::with_capacity(num_blocks),
+        postorder: Vec::with_capacity(num_blocks),
         parent: vec![Block::NONE; num_blocks],
     };
     if root.is_none() {
@@ -43,7 +44,7 @@ pub fn dfs_csr(num_blocks: usize, root: Block, off: &[u32], succs: &[Block]) -> 
     }
     let mut visited = vec![false; num_blocks];
     // Frame: the block and the position of its next successor to try.
-    let mut stack: Vec<(Block, u32)> = Vec::new();
+    let mut stack: Vec<(Block, u32)> = Vec::with_capacity(num_blocks.min(64));
     visited[root.index()] = true;
     out.preorder.push(root);
     stack.push((root, off[root.index()]));

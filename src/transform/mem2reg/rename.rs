@@ -21,7 +21,7 @@
 //! so what the kept phis get is what LLVM's would.
 
 use super::debug_info::{self, Loc};
-use super::slots::{phis_by_block, remove_store, replace_load, NewPhi, Slot};
+use super::slots::{phis_by_block, remove_store, replace_load, NewPhi, PhisByBlock, Slot};
 use super::Promoter;
 use crate::analysis::cfg::Cfg;
 use crate::entity::{EntityRef, SecondaryMap};
@@ -140,6 +140,9 @@ pub(crate) fn run(
     let mut lookup = SlotLookup {
         of: SecondaryMap::with_default(u32::MAX),
     };
+    // Both maps are keyed by values: sized once for all of them (no growth while filling).
+    let n_values = p.f.dfg.values.len();
+    lookup.of.materialize(n_values);
     for (k, s) in slots.iter().enumerate() {
         if !s.dropped {
             lookup.of[s.ptr] = k as u32;
@@ -155,6 +158,7 @@ pub(crate) fn run(
         used: vec![!prune; phis.len()],
     };
     if prune {
+        st.phi_of.materialize(n_values);
         for (k, ph) in phis.iter().enumerate() {
             st.phi_of[p.f.dfg.insts[ph.inst].result] = k as u32;
         }
@@ -216,7 +220,7 @@ pub(crate) fn run(
 fn live_phis(
     cfg: &Cfg,
     phis: &[NewPhi],
-    by_block: &SecondaryMap<Block, Vec<u32>>,
+    by_block: &PhisByBlock,
     st: &State,
     ends: &FxHashMap<(Block, Block), usize>,
     end_vals: &[(Value, Loc)],
@@ -310,7 +314,7 @@ fn apply_events(
     slots: &[Slot],
     phis: &mut [NewPhi],
     live: &[bool],
-    by_block: &SecondaryMap<Block, Vec<u32>>,
+    by_block: &PhisByBlock,
     events: &[(Block, Block, u32)],
     ends: &FxHashMap<(Block, Block), usize>,
     end_vals: &[(Value, Loc)],

@@ -135,6 +135,7 @@ struct PhiUsers {
 impl PhiUsers {
     fn compute(p: &Promoter<'_, '_>, phis: &[NewPhi]) -> Self {
         let mut index = crate::entity::SecondaryMap::with_default(u32::MAX);
+        index.materialize(p.f.dfg.values.len());
         for (k, ph) in phis.iter().enumerate() {
             index[p.f.dfg.insts[ph.inst].result] = k as u32;
         }

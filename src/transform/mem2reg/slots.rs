@@ -17,7 +17,7 @@ use super::uses::UseIndex;
 use super::Promoter;
 use crate::analysis::liveness::LiveInCalculator;
 use crate::analysis::placement::PrunedPlacer;
-use crate::entity::{EntityRef, SecondaryMap};
+use crate::entity::EntityRef;
 use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
 use crate::util::fxhash::FxHashMap;
 
@@ -29,7 +29,8 @@ pub struct Slot {
     pub ptr: Value,
     /// The allocated type.
     pub ty: Type,
-    /// Its unescaped name (empty if unnamed).
+    /// Its unescaped name (empty if unnamed), read only for slots that get phis (the fast
+    /// paths never name anything).
     pub name: Vec<u8>,
     /// Loads of it, in layout order.
     pub loads: Vec<Inst>,
@@ -93,6 +94,11 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             continue;
         }
         let placer = placer.get_or_insert_with(|| PrunedPlacer::new(p.cfg, p.dt()));
+        let s = &mut slots[i];
+        s.name =
+            p.f.value_name(s.ptr)
+                .map(super::names::plain)
+                .unwrap_or_default();
         place_phis(p, placer, &mut live, &slots[i], i as u32, &mut phis);
         i += 1;
     }
@@ -112,15 +118,11 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
 fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
     let d = p.f.dfg.insts[a];
     let block = p.f.layout.inst_block(a).expect("placed alloca");
-    let name =
-        p.f.value_name(d.result)
-            .map(super::names::plain)
-            .unwrap_or_default();
     Slot {
         alloca: a,
         ptr: d.result,
         ty: d.aux_ty,
-        name,
+        name: Vec::new(),
         loads: Vec::new(),
         stores: Vec::new(),
         dbg: Vec::new(),
@@ -190,6 +192,17 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
     s.loads.clear();
     s.stores.clear();
     s.dbg.clear();
+    // Sized once (a slot's lists would otherwise grow, and be copied, a few times each).
+    let (mut loads, mut stores) = (0, 0);
+    for &(u, k) in uses.users(s.ptr) {
+        match p.f.dfg.opcode(u) {
+            Opcode::Load => loads += 1,
+            Opcode::Store if k == 1 => stores += 1,
+            _ => {}
+        }
+    }
+    s.loads.reserve_exact(loads);
+    s.stores.reserve_exact(stores);
     for &(u, k) in uses.users(s.ptr) {
         if !p.f.layout.is_inst_inserted(u) {
             continue;
@@ -596,12 +609,44 @@ fn finish_slots(p: &mut Promoter<'_, '_>, slots: &[Slot]) {
 
 /// The block phis of each block, in block order (last made first, as LLVM inserts them at
 /// the block's front).
-pub fn phis_by_block(phis: &[NewPhi]) -> SecondaryMap<Block, Vec<u32>> {
-    let mut by: SecondaryMap<Block, Vec<u32>> = SecondaryMap::new();
-    for (k, ph) in phis.iter().enumerate().rev() {
-        by[ph.block].push(k as u32);
+pub fn phis_by_block(phis: &[NewPhi]) -> PhisByBlock {
+    let n = phis
+        .iter()
+        .map(|ph| ph.block.index() + 1)
+        .max()
+        .unwrap_or(0);
+    let mut off = vec![0u32; n + 1];
+    for ph in phis {
+        off[ph.block.index() + 1] += 1;
     }
-    by
+    for b in 0..n {
+        off[b + 1] += off[b];
+    }
+    let mut fill = off.clone();
+    let mut list = vec![0u32; phis.len()];
+    for (k, ph) in phis.iter().enumerate().rev() {
+        let at = &mut fill[ph.block.index()];
+        list[*at as usize] = k as u32;
+        *at += 1;
+    }
+    PhisByBlock { off, list }
+}
+
+/// The new phis of each block (indices into the round's phi list, last placed first), as one
+/// compressed table: `by[b]` is block `b`'s slice, empty for blocks without new phis.
+pub struct PhisByBlock {
+    off: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl std::ops::Index<Block> for PhisByBlock {
+    type Output = [u32];
+    fn index(&self, b: Block) -> &[u32] {
+        match self.off.get(b.index() + 1) {
+            Some(&end) => &self.list[self.off[b.index()] as usize..end as usize],
+            None => &[],
+        }
+    }
 }
 
 /// Whether `i` is a store of a value into a slot (for readers of `flags`).
