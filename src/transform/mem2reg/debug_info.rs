@@ -574,10 +574,15 @@ fn merge_pair(
             ..l1.clone()
         });
     }
-    if md.subprogram(&l1.scope) != md.subprogram(&l2.scope) {
-        return None;
-    }
-    let scope = nearest_common_scope(md, &l1.scope, &l2.scope)?;
+    let scope = if l1.scope == l2.scope {
+        // One scope (the common case: two statements of one block): nothing to walk.
+        l1.scope.clone()
+    } else {
+        if md.subprogram(&l1.scope) != md.subprogram(&l2.scope) {
+            return None;
+        }
+        nearest_common_scope(md, &l1.scope, &l2.scope)?
+    };
     let same_line = l1.line == l2.line;
     Some(Location {
         line: if same_line { l1.line } else { 0 },
