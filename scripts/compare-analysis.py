@@ -38,7 +38,8 @@ def csmith_modules(n, work):
     out = []
     for seed in range(1, n + 1):
         c = os.path.join(work, f"cs{seed}.c")
-        r = run(["csmith", "--seed", str(seed), "--max-funcs", "8", "-o", c])
+        # In the work folder: csmith writes a platform.info file into its current directory.
+        r = run(["csmith", "--seed", str(seed), "--max-funcs", "8", "-o", c], cwd=work)
         if r.returncode != 0:
             continue
         for clang in ("clang-19", "clang-14"):
