@@ -281,7 +281,30 @@ def timed_stage(cmd, pattern, timeout):
     return float(m.group(1)) if m else None
 
 
-OPT_PROMOTE_PAT = r"^\s*\S+ \(.*?\)\s+\S+ \(.*?\)\s+\S+ \(.*?\)\s+([0-9.]+) \(.*?\)\s+PromotePass"
+# The wall-clock column: the last "seconds (percent)" pair before the name. opt leaves out the
+# system-time column when it is zero, so the number of columns before it varies.
+OPT_PROMOTE_PAT = r"([0-9.]+) \(\s*[0-9.]+%\)\s+PromotePass\s*$"
+
+
+def stage_medians(b, ours_cmd, ours_pat, per_run, path, skip_opt=False):
+    """Alternates `per_run` runs of our command with one of opt-19's mem2reg, `--runs` times;
+    returns the medians (ours' stage time matched by `ours_pat`, opt's PromotePass time), or
+    None for a side with no successful run. A failed run of ours marks the bench failed."""
+    a = b.args
+    ours, opt = [], []
+    for _ in range(a.runs):
+        for _ in range(per_run):
+            t = timed_stage(ours_cmd, ours_pat, a.timeout)
+            if t is None:
+                b.ours_failed = True
+            else:
+                ours.append(t)
+        if not skip_opt:
+            t = timed_stage([a.opt, "-passes=mem2reg", "-disable-output", "-time-passes", path],
+                            OPT_PROMOTE_PAT, a.opt_timeout)
+            if t is not None:
+                opt.append(t)
+    return (statistics.median(ours) if ours else None, statistics.median(opt) if opt else None)
 
 
 def section_pass(b, inputs):
@@ -291,20 +314,8 @@ def section_pass(b, inputs):
     print(f"{'module':<22} {'MB':>6} {'ours s':>9} {'opt s':>9} {'ratio':>7}")
     rows = []
     for path, label in inputs:
-        ours, opt = [], []
-        for _ in range(a.runs):
-            t = timed_stage(b.tool + ["--threads", "1", "--time-passes", "-disable-output", path],
-                            r"^\s*pass mem2reg: ([0-9.]+) s", a.timeout)
-            if t is None:
-                b.ours_failed = True
-            else:
-                ours.append(t)
-            t = timed_stage([a.opt, "-passes=mem2reg", "-disable-output", "-time-passes", path],
-                            OPT_PROMOTE_PAT, a.opt_timeout)
-            if t is not None:
-                opt.append(t)
-        o = statistics.median(ours) if ours else None
-        p = statistics.median(opt) if opt else None
+        o, p = stage_medians(b, b.tool + ["--threads", "1", "--time-passes", "-disable-output", path],
+                             r"^\s*pass mem2reg: ([0-9.]+) s", 1, path)
         r = o / p if o and p else None
         print(f"{label:<22} {os.path.getsize(path) / 1e6:>6.1f} {o is not None and f'{o:.4f}' or 'failed':>9} "
               f"{p is not None and f'{p:.4f}' or '-':>9} {ratio(r):>7}", flush=True)
@@ -319,30 +330,14 @@ def section_analyses(b, shapes, sizes, v):
     print(f"\n== analyses: mem2reg --passes=analyses (CFG, domtree, live-in bound, pruned IDF per slot)"
           f"  vs  opt-19 PromotePass (-time-passes), median of {a.runs}")
     print(f"{'shape':<7} {'N':>6} {'ours s':>9} {'x4':>6} {'opt Promote s':>14} {'x4':>6} {'ratio':>7}")
-    ours_pat = r"^\s*pass analyses: ([0-9.]+) s"
-    opt_pat = OPT_PROMOTE_PAT
     rows, prev = [], {}
     for shape in shapes:
         prev = {}
         for n in sizes:
             f = scale_input(shape, n, v)
             skip_opt = (shape, str(n)) in skip
-            ours, opt = [], []
-            for _ in range(a.runs):
-                for _ in range(ANALYSES_RUNS_PER_RUN):
-                    t = timed_stage(b.tool + ["--passes=analyses", "-disable-output", "--time-passes", f],
-                                    ours_pat, a.timeout)
-                    if t is None:
-                        b.ours_failed = True
-                    else:
-                        ours.append(t)
-                if not skip_opt:
-                    t = timed_stage([a.opt, "-passes=mem2reg", "-disable-output", "-time-passes", f],
-                                    opt_pat, a.opt_timeout)
-                    if t is not None:
-                        opt.append(t)
-            o = statistics.median(ours) if ours else None
-            p = statistics.median(opt) if opt else None
+            o, p = stage_medians(b, b.tool + ["--passes=analyses", "-disable-output", "--time-passes", f],
+                                 r"^\s*pass analyses: ([0-9.]+) s", ANALYSES_RUNS_PER_RUN, f, skip_opt)
             go = o / prev["ours"] if o and prev.get("ours") else None
             gp = p / prev["opt"] if p and prev.get("opt") else None
             r = o / p if o and p else None

@@ -8,7 +8,10 @@
 //! references are the same node exactly when LLVM would see the same uniqued node for
 //! references by number, and for identical inline text.
 
+use crate::text::lexer::parse_u32;
+use crate::text::parser::cursor::parse_u64;
 use crate::text::parser::ModuleCtx;
+use crate::text::printer::{write_u32, write_u64};
 
 /// Identity of a metadata node.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -25,7 +28,7 @@ impl MdNodeId {
         match self {
             MdNodeId::Num(n) => {
                 out.push(b'!');
-                write_decimal(out, u64::from(*n));
+                write_u32(out, *n);
             }
             MdNodeId::Inline(t) => out.extend_from_slice(t),
         }
@@ -48,40 +51,9 @@ pub fn node_id(text: &[u8]) -> Option<MdNodeId> {
         return None;
     }
     if t.len() > 1 && t[0] == b'!' && t[1..].iter().all(u8::is_ascii_digit) {
-        return decimal(&t[1..]).and_then(|n| u32::try_from(n).ok().map(MdNodeId::Num));
+        return parse_u32(&t[1..]).map(MdNodeId::Num);
     }
     Some(MdNodeId::Inline(t.to_vec()))
-}
-
-/// The value of a non-empty run of ASCII digits (`None` for anything else or on overflow).
-fn decimal(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for &c in digits {
-        if !c.is_ascii_digit() {
-            return None;
-        }
-        n = n.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
-    }
-    Some(n)
-}
-
-/// Appends the decimal digits of `n`.
-fn write_decimal(out: &mut Vec<u8>, n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
 }
 
 /// `s` without leading and trailing ASCII white space.
@@ -262,8 +234,8 @@ impl Location {
             };
             let value = trim(&item[colon + 1..]);
             match trim(&item[..colon]) {
-                b"line" => line = decimal(value).unwrap_or(0),
-                b"column" => column = decimal(value).unwrap_or(0),
+                b"line" => line = parse_u64(value).unwrap_or(0),
+                b"column" => column = parse_u64(value).unwrap_or(0),
                 b"scope" => scope = Some(value),
                 b"inlinedAt" => inlined_at = node_id(value),
                 b"isImplicitCode" => implicit = value == b"true",
@@ -283,10 +255,10 @@ impl Location {
     pub fn to_text(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64);
         out.extend_from_slice(b"!DILocation(line: ");
-        write_decimal(&mut out, self.line);
+        write_u64(&mut out, self.line);
         if self.column != 0 {
             out.extend_from_slice(b", column: ");
-            write_decimal(&mut out, self.column);
+            write_u64(&mut out, self.column);
         }
         out.extend_from_slice(b", scope: ");
         self.scope.write(&mut out);

@@ -142,8 +142,14 @@ impl Numbering {
 
 /// Appends the decimal digits of `n`.
 #[inline]
-pub(crate) fn write_u32(out: &mut Vec<u8>, mut n: u32) {
-    let mut buf = [0u8; 10];
+pub(crate) fn write_u32(out: &mut Vec<u8>, n: u32) {
+    write_u64(out, u64::from(n));
+}
+
+/// Appends the decimal digits of `n`.
+#[inline]
+pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
         i -= 1;

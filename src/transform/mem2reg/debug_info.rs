@@ -462,16 +462,7 @@ fn merge_locations(
 ) -> Location {
     if a.1.inlined_at.is_none() && b.1.inlined_at.is_none() {
         // Neither is inlined (the common case): one level, merged if in one subprogram.
-        if let Some(m) = merge_pair(md, a, b, None) {
-            return m;
-        }
-        return Location {
-            line: 0,
-            column: 0,
-            scope: a.1.scope.clone(),
-            inlined_at: None,
-            implicit: false,
-        };
+        return merge_pair(md, a, b, None).unwrap_or_else(|| unknown_in(a.1));
     }
     let al = chain(md, a.0, a.1);
     let bl = chain(md, b.0, b.1);
@@ -506,13 +497,15 @@ fn merge_locations(
             j -= 1;
         }
     }
-    if let Some(r) = result {
-        return r;
-    }
+    result.unwrap_or_else(|| unknown_in(a.1))
+}
+
+/// Line 0 in `l`'s scope, not inlined: what LLVM gives two locations it cannot merge.
+fn unknown_in(l: &Location) -> Location {
     Location {
         line: 0,
         column: 0,
-        scope: a.1.scope.clone(),
+        scope: l.scope.clone(),
         inlined_at: None,
         implicit: false,
     }
@@ -574,15 +567,10 @@ fn merge_pair(
             ..l1.clone()
         });
     }
-    let scope = if l1.scope == l2.scope {
-        // One scope (the common case: two statements of one block): nothing to walk.
-        l1.scope.clone()
-    } else {
-        if md.subprogram(&l1.scope) != md.subprogram(&l2.scope) {
-            return None;
-        }
-        nearest_common_scope(md, &l1.scope, &l2.scope)?
-    };
+    if md.subprogram(&l1.scope) != md.subprogram(&l2.scope) {
+        return None;
+    }
+    let scope = nearest_common_scope(md, &l1.scope, &l2.scope)?;
     let same_line = l1.line == l2.line;
     Some(Location {
         line: if same_line { l1.line } else { 0 },

@@ -286,8 +286,9 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
 /// Promotability looks only at the users of a slot's address and of its casts and zero GEPs.
 /// Promoting a slot deletes its own loads, stores and markers and hands each load's users the
 /// stored value: the users of any other address change only if such an address (an alloca,
-/// or a cast or GEP of one) is stored into a promoted slot. Without such a store the next
-/// round would find nothing, and its use index would cost as much as this one's.
+/// or a cast or GEP of one: any cast or GEP counts, to stay on the safe side) is stored into
+/// a promoted slot. Without such a store the next round would find nothing, and its use
+/// index would cost as much as this one's.
 fn may_unblock(f: &Function, uses: &uses::UseIndex, chosen: &[Inst]) -> bool {
     let dfg = &f.dfg;
     chosen.iter().any(|&a| {

@@ -29,8 +29,7 @@ pub struct Slot {
     pub ptr: Value,
     /// The allocated type.
     pub ty: Type,
-    /// Its unescaped name (empty if unnamed), read only for slots that get phis (the fast
-    /// paths never name anything).
+    /// Its unescaped name (empty if unnamed).
     pub name: Vec<u8>,
     /// Loads of it, in layout order.
     pub loads: Vec<Inst>,
@@ -94,11 +93,6 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             continue;
         }
         let placer = placer.get_or_insert_with(|| PrunedPlacer::new(p.cfg, p.dt()));
-        let s = &mut slots[i];
-        s.name =
-            p.f.value_name(s.ptr)
-                .map(super::names::plain)
-                .unwrap_or_default();
         place_phis(p, placer, &mut live, &slots[i], i as u32, &mut phis);
         i += 1;
     }
@@ -118,11 +112,15 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
 fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
     let d = p.f.dfg.insts[a];
     let block = p.f.layout.inst_block(a).expect("placed alloca");
+    let name =
+        p.f.value_name(d.result)
+            .map(super::names::plain)
+            .unwrap_or_default();
     Slot {
         alloca: a,
         ptr: d.result,
         ty: d.aux_ty,
-        name: Vec::new(),
+        name,
         loads: Vec::new(),
         stores: Vec::new(),
         dbg: Vec::new(),
