@@ -332,31 +332,23 @@ impl DataFlowGraph {
         if !self.has_aliases {
             return;
         }
-        let n = self.values.len();
-        let mut fin: Vec<Value> = Vec::with_capacity(n);
-        for i in 0..n {
-            fin.push(self.aliases[Value(i as u32)]);
-        }
-        // Resolve each chain with path compression (iterative: chains may be long).
+        // Compress every chain in place: afterwards each replaced value maps to its root.
+        let n = self.aliases.len();
         let mut stack = Vec::new();
         for i in 0..n {
             let mut v = Value(i as u32);
-            while !fin[v.0 as usize].is_none() && !fin[fin[v.0 as usize].0 as usize].is_none() {
+            while !self.aliases[v].is_none() && !self.aliases[self.aliases[v]].is_none() {
                 stack.push(v);
-                v = fin[v.0 as usize];
+                v = self.aliases[v];
                 assert!(stack.len() <= n, "alias cycle");
             }
-            let root = if fin[v.0 as usize].is_none() {
-                v
-            } else {
-                fin[v.0 as usize]
-            };
+            let root = self.aliases[v];
             for s in stack.drain(..) {
-                fin[s.0 as usize] = root;
+                self.aliases[s] = root;
             }
         }
         for op in &mut self.value_pool {
-            let f = fin[op.0 as usize];
+            let f = *self.aliases.get(*op);
             if !f.is_none() {
                 *op = f;
             }

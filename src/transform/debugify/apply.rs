@@ -37,7 +37,7 @@ use super::module_md::{self, find_named};
 use super::nodes::{FnNodes, FnShape, Numbers, SpInfo, Writer};
 use crate::ir::datalayout::DataLayout;
 use crate::ir::{FuncId, Function, Inst, MdRef, Module, Opcode, Piece, Text, Value};
-use crate::transform::mem2reg::edit::{make_dbg_value, DbgForm};
+use crate::transform::mem2reg::edit::{make_dbg_value, DbgForm, DbgValueParts};
 
 /// The debug value planned for one instruction.
 struct ValuePlan {
@@ -164,6 +164,7 @@ fn apply_plan(f: &mut Function, plan: &FnPlan, nodes: &FnNodes, form: DbgForm) {
         set_dbg(f, i, kind, loc);
     }
     let i32_ty = f.types.int(32);
+    let mut parts = DbgValueParts::default();
     for (k, v) in plan.values.iter().enumerate() {
         let value = match v.value {
             Some(r) => r,
@@ -173,6 +174,7 @@ fn apply_plan(f: &mut Function, plan: &FnPlan, nodes: &FnNodes, form: DbgForm) {
         let loc = locs[(v.line - plan.first_line) as usize];
         let d = make_dbg_value(
             f,
+            &mut parts,
             form,
             value,
             var.as_bytes(),

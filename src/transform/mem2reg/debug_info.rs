@@ -11,7 +11,7 @@
 //! Output keeps the function's form: `call @llvm.dbg.value` intrinsics or `#dbg_value`
 //! records. Invariant: nothing here changes values; only debug instructions are added.
 
-use super::edit::{make_dbg_value, DbgForm};
+use super::edit::{make_dbg_value, DbgForm, DbgValueParts};
 use crate::ir::datalayout::DataLayout;
 use crate::ir::metadata::{self, Location, MdNodeId, MdReader};
 use crate::ir::{DbgKind, Function, Inst, MdRef, Opcode, Type, Value};
@@ -26,6 +26,8 @@ use crate::util::fxhash::FxHashMap;
 pub struct DbgMd<'m> {
     /// The reader itself.
     pub reader: MdReader<'m>,
+    /// What the function's new debug values share.
+    pub parts: DbgValueParts,
     merged: FxHashMap<(u64, u64), Loc>,
     line_zero: FxHashMap<u32, MdRef>,
     var_size: FxHashMap<u32, Option<u64>>,
@@ -43,6 +45,7 @@ impl<'m> DbgMd<'m> {
     pub fn new(reader: MdReader<'m>) -> DbgMd<'m> {
         DbgMd {
             reader,
+            parts: DbgValueParts::default(),
             merged: FxHashMap::default(),
             line_zero: FxHashMap::default(),
             var_size: FxHashMap::default(),
@@ -321,7 +324,7 @@ pub fn insert_value_before(
     before: Inst,
 ) {
     let loc = value_loc(func, md, user);
-    let i = make_dbg_value(func, user.form, v, &user.var, expr, loc);
+    let i = make_dbg_value(func, &mut md.parts, user.form, v, &user.var, expr, loc);
     func.layout.insert_inst_before(i, before);
 }
 

@@ -77,10 +77,97 @@ pub enum DbgForm {
     Record,
 }
 
+/// What the debug values made in one function share, made once instead of once per debug
+/// value: the leading text per value type, the middle text of the last variable and
+/// expression (the stores of one slot come one after another), the intrinsic's constants
+/// and type, and the `dbg` and `)` texts.
+///
+/// Invariant: everything here was made in the one function it is used with (texts live in
+/// that function's arena, values in its data-flow graph).
+#[derive(Default)]
+pub struct DbgValueParts {
+    heads: Vec<(Type, bool, Text)>,
+    last_mid: Option<(Vec<u8>, Vec<u8>, bool, Text)>,
+    /// `@llvm.dbg.value` and a metadata operand `!`, shared by every call's operand list.
+    consts: Option<(Value, Value)>,
+    dbg_ty: Option<Type>,
+    dbg_kind: Option<Text>,
+    paren: Option<Text>,
+}
+
+impl DbgValueParts {
+    fn head(&mut self, func: &mut Function, ty: Type, intrinsic: bool) -> Text {
+        if let Some(&(_, _, t)) = self.heads.iter().find(|h| h.0 == ty && h.1 == intrinsic) {
+            return t;
+        }
+        let types = &func.types;
+        let t = func.dfg.strings.add_with(|b| {
+            b.extend_from_slice(if intrinsic {
+                b"call void @llvm.dbg.value(metadata "
+            } else {
+                b"#dbg_value("
+            });
+            types.write(b, ty);
+            b.push(b' ');
+        });
+        self.heads.push((ty, intrinsic, t));
+        t
+    }
+
+    /// `sep var sep expr close` as one text (its spans name the variable and expression).
+    fn mid(&mut self, func: &mut Function, var: &[u8], expr: &[u8], intrinsic: bool) -> Text {
+        if let Some((v, e, i, t)) = &self.last_mid {
+            if v == var && e == expr && *i == intrinsic {
+                return *t;
+            }
+        }
+        let (sep, close) = separators(intrinsic);
+        let t = func.dfg.strings.add_with(|b| {
+            [sep, var, sep, expr, close]
+                .iter()
+                .for_each(|p| b.extend_from_slice(p))
+        });
+        self.last_mid = Some((var.to_vec(), expr.to_vec(), intrinsic, t));
+        t
+    }
+
+    fn consts(&mut self, func: &mut Function) -> (Value, Value) {
+        *self.consts.get_or_insert_with(|| {
+            let md_ty = func.types.metadata();
+            (
+                func.dfg.constant(func.types.ptr(), "@llvm.dbg.value"),
+                func.dfg.constant(md_ty, "!"),
+            )
+        })
+    }
+
+    fn dbg_ty(&mut self, func: &mut Function) -> Type {
+        *self.dbg_ty.get_or_insert_with(|| {
+            let md_ty = func.types.metadata();
+            let void = func.types.void();
+            func.types.function(void, &[md_ty; 3], false)
+        })
+    }
+
+    fn text(slot: &mut Option<Text>, func: &mut Function, s: &[u8]) -> Text {
+        *slot.get_or_insert_with(|| func.dfg.strings.add(s))
+    }
+}
+
+/// The separator between the operands and the closing text after the expression.
+fn separators(intrinsic: bool) -> (&'static [u8], &'static [u8]) {
+    if intrinsic {
+        (b", metadata ", b")")
+    } else {
+        (b", ", b", ")
+    }
+}
+
 /// Builds (unplaced) a debug value of `v` for variable `var` with expression `expr` at
-/// location `loc`, in `form`.
+/// location `loc`, in `form`, with the shared parts of `parts` (made in this function).
 pub fn make_dbg_value(
     func: &mut Function,
+    parts: &mut DbgValueParts,
     form: DbgForm,
     v: Value,
     var: &[u8],
@@ -90,42 +177,22 @@ pub fn make_dbg_value(
     use crate::ir::instructions::{flags, DbgKind, DbgVar, InstData, Opcode};
     let intrinsic = form == DbgForm::Intrinsic;
     let ty = func.dfg.value_type(v);
-    let types = &func.types;
-    let head = func.dfg.strings.add_with(|b| {
-        b.extend_from_slice(if intrinsic {
-            b"call void @llvm.dbg.value(metadata "
-        } else {
-            b"#dbg_value("
-        });
-        types.write(b, ty);
-        b.push(b' ');
-    });
-    let (sep, close): (&[u8], &[u8]) = if intrinsic {
-        (b", metadata ", b")")
-    } else {
-        (b", ", b", ")
-    };
-    let mid_text = func.dfg.strings.add_with(|b| {
-        [sep, var, sep, expr, close]
-            .iter()
-            .for_each(|p| b.extend_from_slice(p))
-    });
+    let head = parts.head(func, ty, intrinsic);
+    let mid_text = parts.mid(func, var, expr, intrinsic);
+    let sep = separators(intrinsic).0;
     let var_start = sep.len();
     let loc_piece = match loc {
         MdRef::New(k) => Piece::NewMd(k),
         MdRef::Text(t) => Piece::Text(t),
     };
-    let md_ty = func.types.metadata();
     let (values, pieces) = if intrinsic {
-        let callee = func.dfg.constant(func.types.ptr(), "@llvm.dbg.value");
-        let var_v = func.dfg.constant(md_ty, "!");
-        let expr_v = func.dfg.constant(md_ty, "!");
-        let values = func.dfg.push_values(&[callee, v, var_v, expr_v]);
+        let (callee, md) = parts.consts(func);
+        let values = func.dfg.push_values(&[callee, v, md, md]);
         let pieces = [Piece::Text(head), Piece::Value(1), Piece::Text(mid_text)];
         (values, func.dfg.push_pieces(&pieces))
     } else {
         let values = func.dfg.push_values(&[v]);
-        let paren = func.dfg.strings.add(b")");
+        let paren = DbgValueParts::text(&mut parts.paren, func, b")");
         let pieces = [
             Piece::Text(head),
             Piece::Value(0),
@@ -137,8 +204,7 @@ pub fn make_dbg_value(
     };
     let extra = if intrinsic { 3 } else { 0 };
     let dbg_ty = if intrinsic {
-        let void = func.types.void();
-        func.types.function(void, &[md_ty; 3], false)
+        parts.dbg_ty(func)
     } else {
         Type::NONE
     };
@@ -170,7 +236,7 @@ pub fn make_dbg_value(
         loc_operand: u32::from(intrinsic),
     });
     if intrinsic {
-        let kind = func.dfg.strings.add(b"dbg");
+        let kind = DbgValueParts::text(&mut parts.dbg_kind, func, b"dbg");
         func.dfg.set_attachments(inst, &[(kind, loc)]);
         const DECL: &str = "declare void @llvm.dbg.value(metadata, metadata, metadata)";
         if !func.needs_decls.contains(&DECL) {

@@ -26,6 +26,7 @@ pub mod promotable;
 pub mod rename;
 pub mod simplify;
 pub mod slots;
+pub mod tags;
 pub mod uses;
 
 use std::fmt::Write as _;
@@ -167,6 +168,10 @@ pub(crate) struct Promoter<'f, 'm> {
     /// Allocas the phi-copy budget left in memory: later rounds do not take them again
     /// (else the budget would not hold, and a limit no slot meets would never end).
     pub over_budget: Vec<Inst>,
+    /// The slot each slot address stands for, during renaming (see [`tags`]).
+    pub slot_of: tags::ValueTags,
+    /// The new phi each phi result is, during renaming (see [`tags`]).
+    pub phi_of: tags::ValueTags,
 }
 
 impl<'m> Promoter<'_, 'm> {
@@ -176,13 +181,16 @@ impl<'m> Promoter<'_, 'm> {
         self.dt_cell.get_or_init(|| DomTree::compute(cfg))
     }
 
-    /// Numbers the instructions of every block (positions only grow along a block).
-    fn number_positions(&mut self) {
+    /// Numbers the instructions of every block (positions only grow along a block), and
+    /// lists them all in layout order into `order`.
+    fn number_positions(&mut self, order: &mut Vec<Inst>) {
         self.pos.clear();
         self.pos.resize(self.f.dfg.insts.len(), 0);
+        order.clear();
         for b in self.f.layout.blocks() {
             for (k, i) in self.f.layout.block_insts(b).enumerate() {
                 self.pos[i.index()] = k as u32;
+                order.push(i);
             }
         }
     }
@@ -217,6 +225,23 @@ impl<'m> Promoter<'_, 'm> {
     }
 }
 
+/// Buffers a thread reuses from function to function: the pass's vectors sized by a
+/// function's values and instructions, which would otherwise be allocated (and, past glibc's
+/// small sizes, split from and merged back into its heap) for every function.
+#[derive(Default)]
+struct Scratch {
+    uses: uses::UseIndex,
+    pos: Vec<u32>,
+    /// The function's placed instructions in layout order (this round).
+    order: Vec<Inst>,
+    slot_of: tags::ValueTags,
+    phi_of: tags::ValueTags,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
 /// Promotes the slots of one function. `ctx` is the module's reader context (for debug
 /// metadata); `None` for functions built in Rust.
 pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Options) -> Report {
@@ -231,8 +256,15 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     let input_names = opts
         .explain
         .then(|| crate::text::printer::Numbering::compute(func));
-    let default_dl = crate::ir::datalayout::DataLayout::default();
-    let dl = ctx.map_or(&default_dl, |c| &c.dl);
+    let default_dl;
+    let dl = match ctx {
+        Some(c) => &c.dl,
+        None => {
+            default_dl = crate::ir::datalayout::DataLayout::default();
+            &default_dl
+        }
+    };
+    let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
     let mut p = Promoter {
         md: debug_info::DbgMd::new(MdReader {
             source: &source,
@@ -245,19 +277,22 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         opts,
         stats: Stats::default(),
         names: None,
-        pos: Vec::new(),
+        pos: std::mem::take(&mut scratch.pos),
         explain: String::new(),
         input_names,
         over_budget: Vec::new(),
+        slot_of: std::mem::take(&mut scratch.slot_of),
+        phi_of: std::mem::take(&mut scratch.phi_of),
     };
     let mut rounds = 0;
     loop {
-        p.number_positions();
-        let uses = uses::UseIndex::compute(p.f);
+        p.number_positions(&mut scratch.order);
+        scratch.uses.recompute(p.f, &scratch.order);
+        let uses = &scratch.uses;
         let candidates = candidate_slots(&p);
         let mut chosen = Vec::new();
         for a in candidates {
-            if promotable::check(p.f, &uses, a).is_ok()
+            if promotable::check(p.f, uses, a).is_ok()
                 && within_size(&p, a)
                 && !p.over_budget.contains(&a)
             {
@@ -267,15 +302,20 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         if chosen.is_empty() {
             break;
         }
-        let again = may_unblock(p.f, &uses, &chosen);
-        slots::promote(&mut p, &uses, chosen);
+        let again = may_unblock(p.f, uses, &chosen);
+        slots::promote(&mut p, uses, chosen);
         p.f.dfg.resolve_aliases();
         rounds += 1;
         if !again || rounds > 1_000_000 {
             break;
         }
     }
-    remarks_for_remaining(&mut p, &mut report);
+    remarks_for_remaining(&mut p, &scratch.order, &mut report);
+    scratch.pos = std::mem::take(&mut p.pos);
+    scratch.slot_of = std::mem::take(&mut p.slot_of);
+    scratch.phi_of = std::mem::take(&mut p.phi_of);
+    debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());
+    SCRATCH.with(|s| *s.borrow_mut() = scratch);
     report.stats = p.stats;
     report.explanations = std::mem::take(&mut p.explain);
     report
@@ -347,16 +387,16 @@ fn within_size(p: &Promoter<'_, '_>, a: Inst) -> bool {
     }
 }
 
-/// Remarks for the slots left in memory (scalars only).
-fn remarks_for_remaining(p: &mut Promoter<'_, '_>, report: &mut Report) {
-    let mut remaining = Vec::new();
-    for b in p.f.layout.blocks() {
-        for i in p.f.layout.block_insts(b) {
-            if p.f.dfg.opcode(i) == Opcode::Alloca {
-                remaining.push(i);
-            }
-        }
-    }
+/// Remarks for the slots left in memory (scalars only). `order` lists the function's
+/// instructions as the last round began (the pass adds no allocas, so it holds every one
+/// still placed).
+fn remarks_for_remaining(p: &mut Promoter<'_, '_>, order: &[Inst], report: &mut Report) {
+    let f = &*p.f;
+    let remaining: Vec<Inst> = order
+        .iter()
+        .copied()
+        .filter(|&i| f.dfg.opcode(i) == Opcode::Alloca && f.layout.is_inst_inserted(i))
+        .collect();
     if remaining.is_empty() || !(p.opts.remarks || p.opts.explain) {
         p.stats.not_promoted += remaining.len() as u64;
         return;

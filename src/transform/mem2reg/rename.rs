@@ -22,6 +22,7 @@
 
 use super::debug_info::{self, Loc};
 use super::slots::{phis_by_block, remove_store, replace_load, NewPhi, PhisByBlock, Slot};
+use super::tags::ValueTags;
 use super::Promoter;
 use crate::analysis::cfg::Cfg;
 use crate::entity::{EntityRef, SecondaryMap};
@@ -85,26 +86,14 @@ pub fn traverse(cfg: &Cfg, entry: Block, has_phis: impl Fn(Block) -> bool) -> Tr
     out
 }
 
-/// The slot a load's or store's pointer operand names, if it is being promoted.
-struct SlotLookup {
-    of: SecondaryMap<Value, u32>,
-}
-
-impl SlotLookup {
-    fn get(&self, v: Value) -> Option<u32> {
-        let k = self.of[v];
-        (k != u32::MAX).then_some(k)
-    }
-}
-
 /// The walk's state: each slot's current value and location, and the undo log; which phis
 /// loads were replaced by.
 struct State {
     cur: Vec<Value>,
     loc: Vec<Loc>,
     undo: Vec<(u32, Value, Loc)>,
-    /// The phi (index) each new phi's result belongs to (`u32::MAX`: not a new phi).
-    phi_of: SecondaryMap<Value, u32>,
+    /// The phi (index) each new phi's result belongs to (with `prune`).
+    phi_of: ValueTags,
     /// Phis some load was replaced by.
     used: Vec<bool>,
 }
@@ -137,15 +126,11 @@ pub(crate) fn run(
     prune: bool,
 ) -> Vec<bool> {
     let by_block = phis_by_block(phis);
-    let mut lookup = SlotLookup {
-        of: SecondaryMap::with_default(u32::MAX),
-    };
-    // Both maps are keyed by values: sized once for all of them (no growth while filling).
-    let n_values = p.f.dfg.values.len();
-    lookup.of.materialize(n_values);
+    // The slot a load's or store's pointer operand names, if it is being promoted.
+    let mut lookup = std::mem::take(&mut p.slot_of);
     for (k, s) in slots.iter().enumerate() {
         if !s.dropped {
-            lookup.of[s.ptr] = k as u32;
+            lookup.set(s.ptr, k as u32);
         }
     }
     let entry = p.f.layout.entry_block().expect("non-empty function");
@@ -154,13 +139,16 @@ pub(crate) fn run(
         cur: slots.iter().map(|s| p.f.dfg.undef(s.ty)).collect(),
         loc: vec![None; slots.len()],
         undo: Vec::new(),
-        phi_of: SecondaryMap::with_default(u32::MAX),
+        phi_of: std::mem::take(&mut p.phi_of),
         used: vec![!prune; phis.len()],
     };
+    let phi_results: Vec<Value> = phis
+        .iter()
+        .map(|ph| p.f.dfg.insts[ph.inst].result)
+        .collect();
     if prune {
-        st.phi_of.materialize(n_values);
-        for (k, ph) in phis.iter().enumerate() {
-            st.phi_of[p.f.dfg.insts[ph.inst].result] = k as u32;
+        for (k, &r) in phi_results.iter().enumerate() {
+            st.phi_of.set(r, k as u32);
         }
     }
     // Values (and locations) at the end of each predecessor of a phi block.
@@ -201,8 +189,16 @@ pub(crate) fn run(
     let live = if prune {
         live_phis(p.cfg, phis, &by_block, &st, &ends, &end_vals)
     } else {
-        st.used
+        std::mem::take(&mut st.used)
     };
+    for s in slots {
+        lookup.unset(s.ptr);
+    }
+    for &r in &phi_results {
+        st.phi_of.unset(r);
+    }
+    p.slot_of = lookup;
+    p.phi_of = st.phi_of;
     apply_events(
         p,
         slots,
@@ -246,8 +242,8 @@ fn live_phis(
             let Some(&off) = ends.get(&(b, pred)) else {
                 continue;
             };
-            let q = st.phi_of[end_vals[off + j].0];
-            if q != u32::MAX && !live[q as usize] {
+            let q = st.phi_of.get(end_vals[off + j].0);
+            if let Some(q) = q.filter(|&q| !live[q as usize]) {
                 live[q as usize] = true;
                 work.push(q);
             }
@@ -259,7 +255,7 @@ fn live_phis(
 fn rename_inst(
     p: &mut Promoter<'_, '_>,
     slots: &[Slot],
-    lookup: &SlotLookup,
+    lookup: &ValueTags,
     st: &mut State,
     i: Inst,
 ) {
@@ -268,8 +264,7 @@ fn rename_inst(
             let ptr = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
             if let Some(k) = lookup.get(ptr) {
                 let v = st.cur[k as usize];
-                let q = st.phi_of[v];
-                if q != u32::MAX {
+                if let Some(q) = st.phi_of.get(v) {
                     st.used[q as usize] = true;
                 }
                 replace_load(p, i, v);

@@ -19,7 +19,6 @@ use crate::analysis::liveness::LiveInCalculator;
 use crate::analysis::placement::PrunedPlacer;
 use crate::entity::EntityRef;
 use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
-use crate::util::fxhash::FxHashMap;
 
 /// A slot being promoted.
 pub struct Slot {
@@ -66,6 +65,7 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     let mut phis: Vec<NewPhi> = Vec::new();
     let mut placer: Option<PrunedPlacer<'_>> = None;
     let mut live = LiveInCalculator::new(p.cfg);
+    let mut first = None;
     let mut i = 0;
     while i < slots.len() {
         remove_intrinsic_users(p, uses, slots[i].ptr);
@@ -93,7 +93,9 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             continue;
         }
         let placer = placer.get_or_insert_with(|| PrunedPlacer::new(p.cfg, p.dt()));
-        place_phis(p, placer, &mut live, &slots[i], i as u32, &mut phis);
+        let n = p.cfg.num_block_ids();
+        let first = first.get_or_insert_with(|| [FirstPos::new(n), FirstPos::new(n)]);
+        place_phis(p, placer, &mut live, first, &slots[i], i as u32, &mut phis);
         i += 1;
     }
     if slots.is_empty() {
@@ -405,44 +407,86 @@ fn placement(p: &Promoter<'_, '_>) -> Placement {
     }
 }
 
+/// The first position seen per block, for one slot at a time: a stamped dense table over the
+/// block ids (no hashing, no clearing between slots).
+///
+/// Invariant: block `b` has an entry for the current slot iff `stamp[b] == generation`.
+pub(crate) struct FirstPos {
+    stamp: Vec<u32>,
+    pos: Vec<u32>,
+    generation: u32,
+}
+
+impl FirstPos {
+    /// A table for block ids below `n`.
+    pub fn new(n: usize) -> Self {
+        Self {
+            stamp: vec![0; n],
+            pos: vec![0; n],
+            generation: 0,
+        }
+    }
+
+    /// Starts a new slot: every block is unseen again.
+    fn next(&mut self) {
+        if self.generation == u32::MAX {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    /// Records position `at` in `b`; returns whether `b` was unseen.
+    fn note(&mut self, b: Block, at: u32) -> bool {
+        let i = b.index();
+        if self.stamp[i] == self.generation {
+            self.pos[i] = self.pos[i].min(at);
+            false
+        } else {
+            self.stamp[i] = self.generation;
+            self.pos[i] = at;
+            true
+        }
+    }
+
+    /// The first position recorded in `b`, if any.
+    fn get(&self, b: Block) -> Option<u32> {
+        (self.stamp[b.index()] == self.generation).then(|| self.pos[b.index()])
+    }
+}
+
 /// The slot's definition blocks (stores; its own block when outside the entry) and the
 /// blocks that load it before any store, each in first-seen order.
-fn defs_and_uses(p: &Promoter<'_, '_>, s: &Slot) -> (Vec<Block>, Vec<Block>) {
-    let mut first_store: FxHashMap<Block, u32> = FxHashMap::default();
+fn defs_and_uses(
+    p: &Promoter<'_, '_>,
+    s: &Slot,
+    first: &mut [FirstPos; 2],
+) -> (Vec<Block>, Vec<Block>) {
+    let [first_store, first_load] = first;
+    first_store.next();
+    first_load.next();
     let mut defs = Vec::new();
     for &st in &s.stores {
         let b = block_of(p, st);
-        let ps = pos(p, st);
-        let e = first_store.entry(b).or_insert_with(|| {
+        if first_store.note(b, pos(p, st)) {
             defs.push(b);
-            ps
-        });
-        *e = (*e).min(ps);
+        }
     }
-    if s.non_entry {
-        let ap = pos(p, s.alloca);
-        let e = first_store.entry(s.block).or_insert_with(|| {
-            defs.push(s.block);
-            ap
-        });
-        *e = (*e).min(ap);
+    if s.non_entry && first_store.note(s.block, pos(p, s.alloca)) {
+        defs.push(s.block);
     }
-    let mut first_load: FxHashMap<Block, u32> = FxHashMap::default();
     let mut using = Vec::new();
     for &ld in &s.loads {
         let b = block_of(p, ld);
-        let lp = pos(p, ld);
-        let e = first_load.entry(b).or_insert_with(|| {
+        if first_load.note(b, pos(p, ld)) {
             using.push(b);
-            lp
-        });
-        *e = (*e).min(lp);
+        }
     }
-    let ubd: Vec<Block> = using
-        .into_iter()
-        .filter(|b| first_store.get(b).map_or(true, |&sp| first_load[b] < sp))
-        .collect();
-    (defs, ubd)
+    using.retain(|&b| {
+        let lp = first_load.get(b).expect("noted above");
+        first_store.get(b).map_or(true, |sp| lp < sp)
+    });
+    (defs, using)
 }
 
 /// Places the slot's phis (see [`Placement`]).
@@ -450,11 +494,12 @@ fn place_phis(
     p: &mut Promoter<'_, '_>,
     placer: &mut PrunedPlacer<'_>,
     live: &mut LiveInCalculator<'_>,
+    first: &mut [FirstPos; 2],
     s: &Slot,
     slot: u32,
     phis: &mut Vec<NewPhi>,
 ) {
-    let (defs, ubd) = defs_and_uses(p, s);
+    let (defs, ubd) = defs_and_uses(p, s, first);
     let mode = placement(p);
     let mut blocks = Vec::new();
     match mode {

@@ -3,13 +3,18 @@
 //!
 //! Invariant: built from placed instructions only, with operands resolved through the
 //! function's alias table; it describes the function as it was when built, so callers check
-//! `layout.is_inst_inserted` for instructions removed since.
+//! `layout.is_inst_inserted` for instructions removed since. A recomputation reuses the
+//! buffers of the previous one (the pass keeps one index per thread), so a function costs
+//! no allocation here once the buffers are as large as it needs.
 
 use crate::entity::EntityRef;
 use crate::ir::{Function, Inst, Value};
 
 /// Users of values as a compressed table: `users(v)` lists `(instruction, operand index)`.
+#[derive(Default)]
 pub struct UseIndex {
+    /// `users[offs[v]..offs[v + 1]]` are the users of value `v`; `offs.len()` is the number
+    /// of values plus one.
     offs: Vec<u32>,
     users: Vec<(Inst, u32)>,
 }
@@ -17,36 +22,45 @@ pub struct UseIndex {
 impl UseIndex {
     /// The users of every value of `func`.
     pub fn compute(func: &Function) -> Self {
+        let order: Vec<Inst> = func
+            .layout
+            .blocks()
+            .flat_map(|b| func.layout.block_insts(b))
+            .collect();
+        let mut u = Self::default();
+        u.recompute(func, &order);
+        u
+    }
+
+    /// Recomputes the index for `func`, whose placed instructions in layout order are
+    /// `order`, reusing this index's buffers.
+    pub fn recompute(&mut self, func: &Function, order: &[Inst]) {
         let dfg = &func.dfg;
         let n = dfg.values.len();
-        let mut counts = vec![0u32; n + 1];
-        let insts = || {
-            func.layout
-                .blocks()
-                .flat_map(move |b| func.layout.block_insts(b))
-        };
+        let insts = || order.iter().copied();
+        // Count into offs[v + 1], turn the counts into start offsets shifted by one, then
+        // fill: each fill bumps offs[v + 1], which ends as the end of v's list.
+        self.offs.clear();
+        self.offs.resize(n + 2, 0);
         for i in insts() {
             for &v in dfg.inst_values(i) {
-                counts[dfg.resolve(v).index()] += 1;
+                self.offs[dfg.resolve(v).index() + 2] += 1;
             }
         }
-        let mut offs = Vec::with_capacity(n + 1);
-        let mut acc = 0u32;
-        for c in &counts[..n] {
-            offs.push(acc);
-            acc += c;
+        for k in 2..n + 2 {
+            self.offs[k] += self.offs[k - 1];
         }
-        offs.push(acc);
-        let mut fill = offs.clone();
-        let mut users = vec![(Inst(0), 0u32); acc as usize];
+        let total = self.offs[n + 1] as usize;
+        self.users.clear();
+        self.users.resize(total, (Inst(0), 0));
         for i in insts() {
             for (k, &v) in dfg.inst_values(i).iter().enumerate() {
-                let v = dfg.resolve(v).index();
-                users[fill[v] as usize] = (i, k as u32);
-                fill[v] += 1;
+                let slot = &mut self.offs[dfg.resolve(v).index() + 1];
+                self.users[*slot as usize] = (i, k as u32);
+                *slot += 1;
             }
         }
-        Self { offs, users }
+        self.offs.pop();
     }
 
     /// Users of `v` (instruction and operand position), in layout order.
