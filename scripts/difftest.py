@@ -21,6 +21,7 @@ Usage:
   options: --tool CMD (default target/release/mem2reg)  --llvm 19,14  --g both|no|yes
            --pipelines default,phi-elim,reg2mem  --jobs 2  --timeout 10 (lli, seconds)
            --no-own (skip tests/c and tests/cpp)  --keep-work (keep target/difftest/<cell>/)
+           --cflag F (repeatable)  --allow-no-compile (for foreign suites, see scripts/torture.py)
 Each cell's full output is kept in target/difftest/<cell>.log.
 """
 import argparse
@@ -55,6 +56,10 @@ def main():
     ap.add_argument("--no-own", action="store_true")
     ap.add_argument("--keep-work", action="store_true")
     ap.add_argument("--max-shown", type=int, default=25, help="failure lines printed per cell (all go to its log)")
+    ap.add_argument("--cflag", action="append", default=[], help="extra clang flag (repeatable)")
+    ap.add_argument("--label", default="", help="prefix of the cell names (and their logs)")
+    ap.add_argument("--allow-no-compile", action="store_true",
+                    help="inputs clang cannot compile are counted, not an error (foreign test suites)")
     a = ap.parse_args()
 
     tool_argv = harness.check_tool(a.tool)
@@ -88,7 +93,7 @@ def main():
         tool = tool_str + (" " + PIPELINES[p] if PIPELINES[p] else "")
         for v in versions:
             for g in gs:
-                name = f"{p}-llvm{v}{'-g' if g else ''}"
+                name = f"{a.label}{p}-llvm{v}{'-g' if g else ''}"
                 work = os.path.join(work_root, name)
                 shutil.rmtree(work, ignore_errors=True)
                 os.makedirs(work)
@@ -98,6 +103,7 @@ def main():
                     cmd.append("-g")
                 if inc:
                     cmd.append(f"--cflag=-I{inc}")
+                cmd += [f"--cflag={f}" for f in a.cflag]
                 cmd += inputs
                 print(f"--- {name}: {tool} (llvm {v}{', -g' if g else ''})", flush=True)
                 t0 = time.monotonic()
@@ -121,7 +127,7 @@ def main():
                         break
                 figure = lines[-1] if lines else "(no output)"
                 st = summary.get("statuses", {})
-                if rc == 0 and (st.get("no-compile") or st.get("llvm-rejects")):
+                if rc == 0 and ((st.get("no-compile") and not a.allow_no_compile) or st.get("llvm-rejects")):
                     # every input compiles and opt reads it when the machine is sound: a
                     # program that fails here is a harness problem, never a pass
                     print(f"    ERROR: {st.get('no-compile', 0)} inputs did not compile and "

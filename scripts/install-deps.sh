@@ -2,7 +2,8 @@
 # Install what the test suite needs beyond Rust, python3 and gcc, from Debian packages:
 # LLVM/clang 19 (opaque pointers) and 14 (typed pointers) with opt, lli, FileCheck, not, count;
 # clang's sanitizer runtime (scripts/check-programs.py); csmith and its headers; GNU time;
-# Graphviz's dot (tests/readme.rs renders the README's dot-cfg example).
+# Graphviz's dot (tests/readme.rs renders the README's dot-cfg example); GCC 12's source
+# tarball (scripts/torture.py reads GCC's C torture tests from it).
 #
 # Idempotent and quiet: prints nothing and installs nothing when everything is present.
 # Otherwise runs `apt-get update` then `apt-get install` (as root, or through sudo).
@@ -30,6 +31,7 @@ REQUIRED=(
   "diff                     diffutils"
   "python3                  python3"
   "dot                      graphviz"
+  "/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz gcc-12-source"
 )
 
 have() {

@@ -20,6 +20,9 @@
 #   difftest     scripts/difftest.py: csmith seeds CSMITH_SEEDS + tests/c + tests/cpp through
 #                ../shared/tools/difftest.py for mem2reg, mem2reg+phi-elim, mem2reg+reg2mem,
 #                LLVM 19 and 14, with and without -g
+#   torture      scripts/torture.py: GCC's C torture tests (gcc.c-torture/execute, ~1,600
+#                programs from Debian's gcc-12-source) through the same differential test for
+#                mem2reg, LLVM 19 and 14, with and without -g
 # Every stage runs even after an earlier one failed (except when deps or build fail); the exit
 # status is non-zero if any stage failed. The last line reads "stages: N passed, M failed".
 #
@@ -105,7 +108,7 @@ stage_note() {
     conformance) grep -E 'conformance:' "$log" | tail -n 1 ;;
     corpus) grep -E '^total ' "$log" | awk '{printf "%s modules, %s MB", $2, $3}' ;;
     roundtrip) tail -n 1 "$log" ;;
-    difftest) tail -n 1 "$log" ;;
+    difftest|torture) tail -n 1 "$log" ;;
     *) [ "$2" -eq 0 ] && echo ok || tail -n 1 "$log" ;;
   esac
 }
@@ -168,6 +171,12 @@ if [ "$BUILT" -eq 1 ]; then
   run_stage difftest python3 scripts/difftest.py --jobs "$JOBS" --tool "$TOOL" --seeds "$CSMITH_SEEDS"
 else
   skip_stage difftest "the build failed"
+fi
+
+if [ "$BUILT" -eq 1 ]; then
+  run_stage torture python3 scripts/torture.py --jobs "$JOBS" --tool "$TOOL"
+else
+  skip_stage torture "the build failed"
 fi
 
 echo

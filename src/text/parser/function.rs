@@ -319,7 +319,7 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
         Ok(())
     }
     fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()> {
-        if !self.m.metadata.contains_key(&id) {
+        if !self.m.metadata.contains(id) {
             let msg = format!("use of undefined metadata '!{id}'");
             let late = Late::numbered(LateKind::Metadata, id, off as u32, msg);
             self.facts.late.push(late);

@@ -81,7 +81,7 @@ pub struct ModuleCtx {
     /// Global symbols by unescaped name (numbered ones as `\0` + digits).
     pub globals: SymbolMap<GlobalSym>,
     /// Metadata node definitions by number.
-    pub metadata: FxHashMap<u32, MdNode>,
+    pub metadata: MdTable,
     /// The largest metadata number defined (new nodes are numbered after it).
     pub max_metadata_id: Option<u32>,
     /// Attribute groups: the [`super::attrs::fn_flags`] each holds.
@@ -116,8 +116,56 @@ impl ModuleCtx {
     /// The text of metadata node `!id` in `source`.
     pub fn metadata_text<'s>(&self, source: &'s [u8], id: u32) -> Option<&'s [u8]> {
         self.metadata
-            .get(&id)
+            .get(id)
             .map(|n| &source[n.start as usize..n.end as usize])
+    }
+}
+
+/// Metadata node definitions by number: a dense vector when the numbers are (as every
+/// printer writes them: `!0` up to about the node count), a hash map otherwise. A `-g`
+/// promotion asks for many nodes per function, and a vector answers without hashing.
+///
+/// Invariant: `Dense` holds `u32::MAX` as `start` for numbers without a definition.
+#[derive(Clone, Debug)]
+pub enum MdTable {
+    /// Indexed by number.
+    Dense(Vec<MdNode>),
+    /// By number, for sparse numbering.
+    Sparse(FxHashMap<u32, MdNode>),
+}
+
+impl MdTable {
+    fn new(defs: FxHashMap<u32, MdNode>) -> Self {
+        let Some(max) = defs.keys().copied().max() else {
+            return MdTable::Dense(Vec::new());
+        };
+        if max as usize > 2 * defs.len() + 1024 {
+            return MdTable::Sparse(defs);
+        }
+        let none = MdNode {
+            start: u32::MAX,
+            end: 0,
+            distinct: false,
+        };
+        let mut v = vec![none; max as usize + 1];
+        for (id, n) in defs {
+            v[id as usize] = n;
+        }
+        MdTable::Dense(v)
+    }
+
+    /// The definition of `!id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<&MdNode> {
+        match self {
+            MdTable::Dense(v) => v.get(id as usize).filter(|n| n.start != u32::MAX),
+            MdTable::Sparse(m) => m.get(&id),
+        }
+    }
+
+    /// Whether `!id` is defined.
+    pub fn contains(&self, id: u32) -> bool {
+        self.get(id).is_some()
     }
 }
 
@@ -918,7 +966,7 @@ impl<'a> ModuleReader<'a> {
             ModuleCtx {
                 types: Arc::new(self.types),
                 globals: self.globals,
-                metadata: self.md_defs,
+                metadata: MdTable::new(self.md_defs),
                 max_metadata_id,
                 attr_groups: self.attr_groups,
                 functions: self.functions,
@@ -1089,5 +1137,27 @@ mod tests {
         assert!(!spells_typed_pointers(
             b"; a*b\n@s = global [2 x i8] c\"*\\00\" /* * */"
         ));
+    }
+
+    #[test]
+    fn metadata_table_dense_and_sparse() {
+        let node = |start| MdNode {
+            start,
+            end: start + 1,
+            distinct: false,
+        };
+        let mut defs = FxHashMap::default();
+        defs.insert(0, node(10));
+        defs.insert(2, node(20));
+        let t = MdTable::new(defs.clone());
+        assert!(matches!(t, MdTable::Dense(_)));
+        assert_eq!(t.get(2).map(|n| n.start), Some(20));
+        assert!(t.contains(0) && !t.contains(1) && !t.contains(3) && !t.contains(u32::MAX));
+        defs.insert(4_000_000, node(30));
+        let t = MdTable::new(defs);
+        assert!(matches!(t, MdTable::Sparse(_)));
+        assert_eq!(t.get(4_000_000).map(|n| n.start), Some(30));
+        assert!(t.contains(0) && !t.contains(1));
+        assert!(!MdTable::new(FxHashMap::default()).contains(0));
     }
 }
