@@ -30,7 +30,8 @@ MEMBER = "/gcc/testsuite/gcc.c-torture/execute/"
 
 
 def extract(dest):
-    """The execute/*.c files (top level of that folder only), extracted once into `dest`."""
+    """The execute/*.c files (top level of that folder only, with the headers they include),
+    extracted once into `dest`."""
     done = os.path.join(dest, ".complete")
     if os.path.exists(done):
         return sorted(glob.glob(os.path.join(dest, "*.c")))
@@ -41,14 +42,14 @@ def extract(dest):
     with tarfile.open(TARBALL, "r:xz") as tar:
         for m in tar:
             i = m.name.find(MEMBER)
-            if i < 0 or not m.isfile() or not m.name.endswith(".c"):
+            if i < 0 or not m.isfile() or not m.name.endswith((".c", ".h")):
                 continue
             rest = m.name[i + len(MEMBER):]
             if "/" in rest:
                 continue  # subfolders (builtins/, ieee/) need their own drivers
             with open(os.path.join(dest, rest), "wb") as out:
                 out.write(tar.extractfile(m).read())
-            n += 1
+            n += m.name.endswith(".c")
     if n == 0:
         harness.die(f"no {MEMBER}*.c in {TARBALL}")
     open(done, "w").close()
