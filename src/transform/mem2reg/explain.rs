@@ -29,7 +29,7 @@ fn slot_ref(p: &mut Promoter<'_, '_>, s: &Slot) -> String {
 /// `%a, %b` in layout order (`-` when empty).
 fn blocks_text(p: &mut Promoter<'_, '_>, blocks: &[Block]) -> String {
     let mut sorted = blocks.to_vec();
-    sorted.sort_unstable_by_key(|&b| p.cfg.layout_position(b));
+    sorted.sort_unstable_by_key(|&b| p.cfg().layout_position(b));
     sorted.dedup();
     if sorted.is_empty() {
         return "-".into();

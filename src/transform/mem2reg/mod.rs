@@ -153,9 +153,11 @@ pub(crate) struct Promoter<'f, 'm> {
     pub f: &'f mut Function,
     pub md: debug_info::DbgMd<'m>,
     pub dl: &'m crate::ir::datalayout::DataLayout,
-    pub cfg: &'m Cfg,
-    /// The dominator tree, computed on first use: a function whose slots all take the fast
-    /// paths (dead, single store in the entry block, single block) never needs it.
+    /// The CFG and the dominator tree, computed on first use: a function whose slots all
+    /// take the fast paths (dead, single store in the entry block, single block) never needs
+    /// them. Promotion never changes a terminator or the block layout, so computing them
+    /// late gives what computing them first would.
+    pub cfg_cell: &'m std::cell::OnceCell<Cfg>,
     pub dt_cell: &'m std::cell::OnceCell<DomTree>,
     pub opts: &'m Options,
     pub stats: Stats,
@@ -175,9 +177,14 @@ pub(crate) struct Promoter<'f, 'm> {
 }
 
 impl<'m> Promoter<'_, 'm> {
+    /// The CFG (computed now if not yet).
+    pub fn cfg(&self) -> &'m Cfg {
+        self.cfg_cell.get_or_init(|| Cfg::compute(self.f))
+    }
+
     /// The dominator tree (computed now if not yet).
     pub fn dt(&self) -> &'m DomTree {
-        let cfg = self.cfg;
+        let cfg = self.cfg();
         self.dt_cell.get_or_init(|| DomTree::compute(cfg))
     }
 
@@ -251,7 +258,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     }
     func.dfg.resolve_aliases();
     let source = func.source.clone();
-    let cfg = Cfg::compute(func);
+    let cfg = std::cell::OnceCell::new();
     let dt = std::cell::OnceCell::new();
     let input_names = opts
         .explain
@@ -272,7 +279,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         }),
         dl,
         f: func,
-        cfg: &cfg,
+        cfg_cell: &cfg,
         dt_cell: &dt,
         opts,
         stats: Stats::default(),
@@ -358,7 +365,7 @@ fn candidate_slots(p: &Promoter<'_, '_>) -> Vec<Inst> {
         if b != entry && !p.opts.promote_non_entry {
             break;
         }
-        if b != entry && !p.cfg.is_reachable(b) {
+        if b != entry && !p.cfg().is_reachable(b) {
             continue;
         }
         for i in f.layout.block_insts(b) {

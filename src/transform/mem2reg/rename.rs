@@ -134,7 +134,7 @@ pub(crate) fn run(
         }
     }
     let entry = p.f.layout.entry_block().expect("non-empty function");
-    let trav = traverse(p.cfg, entry, |b| !by_block[b].is_empty());
+    let trav = traverse(p.cfg(), entry, |b| !by_block[b].is_empty());
     let mut st = State {
         cur: slots.iter().map(|s| p.f.dfg.undef(s.ty)).collect(),
         loc: vec![None; slots.len()],
@@ -174,7 +174,7 @@ pub(crate) fn run(
         for &i in &insts {
             rename_inst(p, slots, &lookup, &mut st, i);
         }
-        for &s in p.cfg.distinct_succs(b) {
+        for &s in p.cfg().distinct_succs(b) {
             if by_block[s].is_empty() {
                 continue;
             }
@@ -187,7 +187,7 @@ pub(crate) fn run(
         anc.push((b, mark));
     }
     let live = if prune {
-        live_phis(p.cfg, phis, &by_block, &st, &ends, &end_vals)
+        live_phis(p.cfg(), phis, &by_block, &st, &ends, &end_vals)
     } else {
         std::mem::take(&mut st.used)
     };
@@ -333,7 +333,7 @@ fn apply_events(
             };
             let ph = &mut phis[k as usize];
             if ph.incoming.is_empty() {
-                ph.incoming.reserve_exact(p.cfg.preds(succ).len());
+                ph.incoming.reserve_exact(p.cfg().preds(succ).len());
             }
             ph.loc = merged;
             for _ in 0..n {

@@ -117,7 +117,7 @@ fn value_dominates_block(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
     if p.f.dfg.opcode(i) == Opcode::Invoke {
         // Only through the normal destination.
         let normal = p.f.dfg.inst_blocks(i)[0];
-        return p.cfg.distinct_preds(normal) == [d] && p.dt().dominates(normal, b);
+        return p.cfg().distinct_preds(normal) == [d] && p.dt().dominates(normal, b);
     }
     p.dt().strictly_dominates(d, b)
 }
@@ -246,10 +246,10 @@ fn write_phi(p: &mut Promoter<'_, '_>, w: &mut PhiWriter, ph: NewPhi, dbg: Text)
         .iter()
         .map(|&(v, b)| (p.f.dfg.resolve(v), b))
         .collect();
-    let preds = p.cfg.preds(ph.block);
+    let preds = p.cfg().preds(ph.block);
     if incoming.len() < preds.len() {
         let mut missing: Vec<Block> = preds.to_vec();
-        missing.sort_by_key(|&b| p.cfg.layout_position(b));
+        missing.sort_by_key(|&b| p.cfg().layout_position(b));
         for &(_, b) in &incoming {
             if let Some(i) = missing.iter().position(|&m| m == b) {
                 missing.remove(i);
@@ -534,7 +534,7 @@ fn non_null_by_dominating_branch(p: &Promoter<'_, '_>, v: Value, b: Block) -> bo
                     let succ = p.f.dfg.inst_blocks(t)[if ne { 0 } else { 1 }];
                     let other = p.f.dfg.inst_blocks(t)[if ne { 1 } else { 0 }];
                     if succ != other
-                        && p.cfg.distinct_preds(succ) == [d]
+                        && p.cfg().distinct_preds(succ) == [d]
                         && p.dt().dominates(succ, b)
                     {
                         return true;

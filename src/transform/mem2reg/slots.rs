@@ -63,9 +63,9 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     let entry = p.f.layout.entry_block().expect("non-empty function");
     let mut slots: Vec<Slot> = allocas.into_iter().map(|a| new_slot(p, a, entry)).collect();
     let mut phis: Vec<NewPhi> = Vec::new();
-    let mut placer: Option<PrunedPlacer<'_>> = None;
-    let mut live = LiveInCalculator::new(p.cfg);
-    let mut first = None;
+    // What placing phis needs, made for the first slot that needs phis (a function whose
+    // slots all take fast paths never computes its CFG).
+    let mut placing = None;
     let mut i = 0;
     while i < slots.len() {
         remove_intrinsic_users(p, uses, slots[i].ptr);
@@ -92,10 +92,16 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             slots.swap_remove(i);
             continue;
         }
-        let placer = placer.get_or_insert_with(|| PrunedPlacer::new(p.cfg, p.dt()));
-        let n = p.cfg.num_block_ids();
-        let first = first.get_or_insert_with(|| [FirstPos::new(n), FirstPos::new(n)]);
-        place_phis(p, placer, &mut live, first, &slots[i], i as u32, &mut phis);
+        let (placer, live, first) = placing.get_or_insert_with(|| {
+            let (cfg, n) = (p.cfg(), p.cfg().num_block_ids());
+            let first = [FirstPos::new(n), FirstPos::new(n)];
+            (
+                PrunedPlacer::new(cfg, p.dt()),
+                LiveInCalculator::new(cfg),
+                first,
+            )
+        });
+        place_phis(p, placer, live, first, &slots[i], i as u32, &mut phis);
         i += 1;
     }
     if slots.is_empty() {
@@ -596,7 +602,7 @@ fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], phis: &mut Vec
     };
     let mut cost = vec![0u64; slots.len()];
     for ph in phis.iter() {
-        cost[ph.slot as usize] += p.cfg.preds(ph.block).len() as u64;
+        cost[ph.slot as usize] += p.cfg().preds(ph.block).len() as u64;
     }
     let mut total: u64 = cost.iter().sum();
     let mut order: Vec<usize> = (0..slots.len()).collect();
