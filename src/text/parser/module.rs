@@ -76,6 +76,9 @@ pub struct MdNode {
 /// The read-only module context function bodies are read and changed against.
 #[derive(Debug)]
 pub struct ModuleCtx {
+    /// A number no other context of this process has (from 1): caches that outlive one
+    /// function (a thread's memo of debug-type sizes) check it before they answer.
+    pub id: u64,
     /// Module-level types (the parent of every function's table).
     pub types: Arc<TypeTable>,
     /// Global symbols by unescaped name (numbered ones as `\0` + digits).
@@ -168,6 +171,9 @@ impl MdTable {
         self.get(id).is_some()
     }
 }
+
+/// The next [`ModuleCtx::id`].
+static NEXT_MODULE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The key of a global's written name in [`ModuleCtx::globals`].
 pub fn global_key(written: &[u8]) -> std::borrow::Cow<'_, [u8]> {
@@ -964,6 +970,7 @@ impl<'a> ModuleReader<'a> {
         let max_attr_group = self.attr_groups.keys().copied().max();
         (
             ModuleCtx {
+                id: NEXT_MODULE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 types: Arc::new(self.types),
                 globals: self.globals,
                 metadata: MdTable::new(self.md_defs),

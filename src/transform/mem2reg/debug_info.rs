@@ -31,8 +31,9 @@ pub struct DbgMd<'m> {
     merged: FxHashMap<(u64, u64), Loc>,
     line_zero: FxHashMap<u32, MdRef>,
     var_size: FxHashMap<u32, Option<u64>>,
-    /// Size in bits per debug type node (variables of one type share it).
-    type_size: FxHashMap<u32, Option<u64>>,
+    /// Size in bits per debug type node (variables of one type share it; the pass hands
+    /// this memo from function to function of one module, see [`DbgMd::with_type_sizes`]).
+    pub type_size: FxHashMap<u32, Option<u64>>,
     locations: FxHashMap<u32, Option<(MdNodeId, Location)>>,
     /// Per scope node: whether it is a subprogram, and its parent scope.
     scopes: FxHashMap<u32, (bool, Option<MdNodeId>)>,
@@ -41,6 +42,14 @@ pub struct DbgMd<'m> {
 }
 
 impl<'m> DbgMd<'m> {
+    /// A reader with empty memos but the type sizes `sizes` (read from the same module).
+    pub fn with_type_sizes(reader: MdReader<'m>, sizes: FxHashMap<u32, Option<u64>>) -> DbgMd<'m> {
+        DbgMd {
+            type_size: sizes,
+            ..DbgMd::new(reader)
+        }
+    }
+
     /// A reader with empty memos.
     pub fn new(reader: MdReader<'m>) -> DbgMd<'m> {
         DbgMd {
@@ -342,8 +351,7 @@ pub fn convert_at_store(
     let shape = user.shape;
     let can = shape.is_deref || (!shape.starts_with_deref && covers(func, md, ty, user, slot));
     let v = if can { v } else { func.dfg.undef(ty) };
-    let expr = user.expr.clone();
-    insert_value_before(func, md, user, v, &expr, store);
+    insert_value_before(func, md, user, v, &user.expr, store);
 }
 
 /// `InsertDebugValueAtStoreLoc`: a `dbg.value` whose expression starts with a deref moves to
@@ -396,8 +404,7 @@ pub fn convert_at_phi(
     let Some(at) = first_insertion_point(func, block) else {
         return;
     };
-    let expr = user.expr.clone();
-    insert_value_before(func, md, user, r, &expr, at);
+    insert_value_before(func, md, user, r, &user.expr, at);
 }
 
 /// A location being tracked through promotion: the store's `!dbg`, or none.

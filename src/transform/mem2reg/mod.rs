@@ -243,6 +243,9 @@ struct Scratch {
     order: Vec<Inst>,
     slot_of: tags::ValueTags,
     phi_of: tags::ValueTags,
+    /// Debug-type sizes of the module with this [`ModuleCtx::id`] (0: none yet): the same
+    /// types serve every function of a module.
+    type_sizes: (u64, crate::util::fxhash::FxHashMap<u32, Option<u64>>),
 }
 
 thread_local! {
@@ -272,11 +275,19 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         }
     };
     let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let module_id = ctx.map_or(0, |c| c.id);
+    let sizes = match std::mem::take(&mut scratch.type_sizes) {
+        (id, sizes) if id == module_id && id != 0 => sizes,
+        _ => Default::default(),
+    };
     let mut p = Promoter {
-        md: debug_info::DbgMd::new(MdReader {
-            source: &source,
-            ctx,
-        }),
+        md: debug_info::DbgMd::with_type_sizes(
+            MdReader {
+                source: &source,
+                ctx,
+            },
+            sizes,
+        ),
         dl,
         f: func,
         cfg_cell: &cfg,
@@ -321,6 +332,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     scratch.pos = std::mem::take(&mut p.pos);
     scratch.slot_of = std::mem::take(&mut p.slot_of);
     scratch.phi_of = std::mem::take(&mut p.phi_of);
+    scratch.type_sizes = (module_id, std::mem::take(&mut p.md.type_size));
     debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());
     SCRATCH.with(|s| *s.borrow_mut() = scratch);
     report.stats = p.stats;

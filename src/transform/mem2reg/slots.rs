@@ -326,16 +326,16 @@ fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
         s.loads = kept;
         return false;
     }
-    for d in s.dbg.clone() {
+    for d in &s.dbg {
         if !p.f.layout.is_inst_inserted(d.inst) {
             continue;
         }
         if d.is_address_of() {
             let info = slot_info(p, s);
-            debug_info::convert_at_store(p.f, &mut p.md, &d, store, info);
+            debug_info::convert_at_store(p.f, &mut p.md, d, store, info);
             erase(p.f, d.inst);
         } else if d.is_value_of() && d.starts_with_deref() {
-            debug_info::move_to_store(p.f, &mut p.md, &d, store);
+            debug_info::move_to_store(p.f, &mut p.md, d, store);
             erase(p.f, d.inst);
         } else if d.starts_with_deref() {
             erase(p.f, d.inst);

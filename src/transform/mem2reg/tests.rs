@@ -106,3 +106,37 @@ fn bounded_placement_equals_exact_liveness() {
     // The programs do need phis (the test is not vacuous).
     assert!(phis > 1000, "{phis}");
 }
+
+/// The memo of debug-type sizes a thread keeps from function to function belongs to one
+/// module: promoting a module whose `!12` is 64 bits wide after one where it is 32 bits must
+/// use 64 (an `i32` store then no longer covers the variable: its debug value is `poison`
+/// or `undef`, not the stored value).
+#[test]
+fn type_size_memo_is_per_module() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/filetests/mem2reg/debug-records.ll"
+    ))
+    .expect("filetest readable");
+    let wide = src.replace(
+        "!DIBasicType(name: \"int\", size: 32,",
+        "!DIBasicType(name: \"int\", size: 64,",
+    );
+    assert_ne!(src, wide);
+    let run = |text: &str| {
+        let mut m = crate::text::parse(text.as_bytes().to_vec().into()).expect("parses");
+        let ctx = m.ctx.clone();
+        // On this thread, one function after the other (as a worker does).
+        for (_, f) in m.functions.iter_mut() {
+            promote_function(f, ctx.as_deref(), &Options::default());
+        }
+        String::from_utf8(crate::text::print_module(&m, 1)).expect("utf-8")
+    };
+    for _ in 0..2 {
+        let narrow = run(&src);
+        assert!(narrow.contains("#dbg_value(i32 %x, !14"), "{narrow}");
+        let widened = run(&wide);
+        assert!(!widened.contains("#dbg_value(i32 %x, !14"), "{widened}");
+        assert!(widened.contains("#dbg_value(i32 undef, !14"), "{widened}");
+    }
+}
