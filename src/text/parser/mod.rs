@@ -19,11 +19,13 @@
 //! (reading runs on a thread with a large stack, see [`with_big_stack`]).
 
 pub mod attrs;
+pub mod calls;
 pub mod constants;
 pub mod constexpr;
 pub mod cursor;
 pub mod dwarf_names;
 pub mod function;
+pub mod header;
 pub mod instructions;
 pub mod intrinsics;
 pub mod metadata;
