@@ -16,6 +16,7 @@ use super::edit::{self, erase};
 use super::uses::UseIndex;
 use super::Promoter;
 use crate::analysis::liveness::LiveInCalculator;
+use crate::analysis::marks::BlockMarks;
 use crate::analysis::placement::PrunedPlacer;
 use crate::entity::EntityRef;
 use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
@@ -413,51 +414,40 @@ fn placement(p: &Promoter<'_, '_>) -> Placement {
     }
 }
 
-/// The first position seen per block, for one slot at a time: a stamped dense table over the
-/// block ids (no hashing, no clearing between slots).
+/// The first position seen per block, for one slot at a time: the seen blocks are a
+/// [`BlockMarks`] (cleared in O(1) between slots), their positions a dense table.
 ///
-/// Invariant: block `b` has an entry for the current slot iff `stamp[b] == generation`.
+/// Invariant: `pos[b]` is meaningful iff `seen` contains `b`.
 pub(crate) struct FirstPos {
-    stamp: Vec<u32>,
+    seen: BlockMarks,
     pos: Vec<u32>,
-    generation: u32,
 }
 
 impl FirstPos {
     /// A table for block ids below `n`.
     pub fn new(n: usize) -> Self {
         Self {
-            stamp: vec![0; n],
+            seen: BlockMarks::new(n),
             pos: vec![0; n],
-            generation: 0,
         }
     }
 
     /// Starts a new slot: every block is unseen again.
     fn next(&mut self) {
-        if self.generation == u32::MAX {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 0;
-        }
-        self.generation += 1;
+        self.seen.clear();
     }
 
     /// Records position `at` in `b`; returns whether `b` was unseen.
     fn note(&mut self, b: Block, at: u32) -> bool {
-        let i = b.index();
-        if self.stamp[i] == self.generation {
-            self.pos[i] = self.pos[i].min(at);
-            false
-        } else {
-            self.stamp[i] = self.generation;
-            self.pos[i] = at;
-            true
-        }
+        let p = &mut self.pos[b.index()];
+        let new = self.seen.insert(b);
+        *p = if new { at } else { (*p).min(at) };
+        new
     }
 
     /// The first position recorded in `b`, if any.
     fn get(&self, b: Block) -> Option<u32> {
-        (self.stamp[b.index()] == self.generation).then(|| self.pos[b.index()])
+        self.seen.contains(b).then(|| self.pos[b.index()])
     }
 }
 
