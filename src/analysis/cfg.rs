@@ -18,7 +18,7 @@
 //!   [`super::postorder`]) defines reachability, preorder, postorder and reverse postorder (RPO).
 //!   Predecessor lists include unreachable predecessors; the orders contain reachable blocks only.
 
-use super::postorder::dfs_csr;
+use super::postorder::{dfs_csr_into, Dfs, DfsWork};
 use crate::entity::EntityRef;
 use crate::ir::{Block, Function};
 
@@ -39,55 +39,70 @@ impl Csr {
         &self.targets[self.off[i] as usize..self.off[i + 1] as usize]
     }
 
-    /// The offset array for per-block target counts `count`, and the total count.
-    fn from_counts(count: &[u32]) -> (Vec<u32>, u32) {
-        let mut off = Vec::with_capacity(count.len() + 1);
+    /// Sets the offset array for per-block target counts `count`; returns the total count.
+    fn offsets_from_counts(&mut self, count: &[u32]) -> u32 {
+        self.off.clear();
+        self.off.reserve(count.len() + 1);
         let mut total = 0u32;
-        off.push(0);
+        self.off.push(0);
         for &c in count {
             total += c;
-            off.push(total);
+            self.off.push(total);
         }
-        (off, total)
+        total
     }
 
-    /// The reverse relation: for each edge `a -> b` of `self` (sources visited in `order`), `a`
-    /// is appended to `b`'s list.
-    fn reversed(&self, n: usize, order: &[Block]) -> Csr {
-        let mut count = vec![0u32; n];
+    /// Makes `out` the reverse relation: for each edge `a -> b` of `self` (sources visited in
+    /// `order`), `a` is appended to `b`'s list. `count` is scratch.
+    fn reverse_into(&self, n: usize, order: &[Block], out: &mut Csr, count: &mut Vec<u32>) {
+        count.clear();
+        count.resize(n, 0);
         for &t in &self.targets {
             count[t.index()] += 1;
         }
-        let (off, total) = Self::from_counts(&count);
-        let mut pos: Vec<u32> = off[..n].to_vec();
-        let mut targets = vec![Block::NONE; total as usize];
+        let total = out.offsets_from_counts(count);
+        // `count` becomes the next free position of each list.
+        count.copy_from_slice(&out.off[..n]);
+        out.targets.clear();
+        out.targets.resize(total as usize, Block::NONE);
         for &a in order {
             for &t in self.get(a) {
-                targets[pos[t.index()] as usize] = a;
-                pos[t.index()] += 1;
+                out.targets[count[t.index()] as usize] = a;
+                count[t.index()] += 1;
             }
         }
-        Csr { off, targets }
     }
 
-    /// The same relation with repeated targets of a source removed (first occurrence kept).
-    fn distinct(&self, n: usize) -> Csr {
-        let mut seen = vec![Block::NONE; n];
-        let mut off = Vec::with_capacity(n + 1);
-        let mut targets = Vec::with_capacity(self.targets.len());
-        off.push(0);
+    /// Makes `out` the same relation with repeated targets of a source removed (first
+    /// occurrence kept). `seen` is scratch.
+    fn distinct_into(&self, n: usize, out: &mut Csr, seen: &mut Vec<Block>) {
+        seen.clear();
+        seen.resize(n, Block::NONE);
+        out.off.clear();
+        out.off.reserve(n + 1);
+        out.targets.clear();
+        out.targets.reserve(self.targets.len());
+        out.off.push(0);
         for i in 0..n {
             let a = Block::new(i);
             for &t in self.get(a) {
                 if seen[t.index()] != a {
                     seen[t.index()] = a;
-                    targets.push(t);
+                    out.targets.push(t);
                 }
             }
-            off.push(targets.len() as u32);
+            out.off.push(out.targets.len() as u32);
         }
-        Csr { off, targets }
     }
+}
+
+/// Buffers a recomputation reuses (no meaning between computations).
+#[derive(Clone, Debug, Default)]
+struct Work {
+    count: Vec<u32>,
+    flat: Vec<Block>,
+    seen: Vec<Block>,
+    dfs: DfsWork,
 }
 
 /// The control-flow graph of one function (see the module docs for its invariants).
@@ -100,42 +115,75 @@ pub struct Cfg {
     preds: Csr,
     dsuccs: Csr,
     dpreds: Csr,
-    preorder: Vec<Block>,
+    dfs: Dfs,
     pre_num: Vec<u32>,
-    dfs_parent: Vec<Block>,
     rpo: Vec<Block>,
     rpo_num: Vec<u32>,
+    work: Work,
+}
+
+impl Default for Cfg {
+    /// The CFG of a function without blocks.
+    fn default() -> Self {
+        Self {
+            entry: Block::NONE,
+            layout: Vec::new(),
+            layout_pos: Vec::new(),
+            succs: Csr::default(),
+            preds: Csr::default(),
+            dsuccs: Csr::default(),
+            dpreds: Csr::default(),
+            dfs: Dfs::default(),
+            pre_num: Vec::new(),
+            rpo: Vec::new(),
+            rpo_num: Vec::new(),
+            work: Work::default(),
+        }
+    }
 }
 
 impl Cfg {
     /// The CFG of `func`: blocks in layout order, successors from each block's terminator.
     pub fn compute(func: &Function) -> Self {
+        let mut c = Self::default();
+        c.recompute(func);
+        c
+    }
+
+    /// Makes this the CFG of `func` (as [`Cfg::compute`] would), reusing its buffers.
+    pub fn recompute(&mut self, func: &Function) {
         let n = func.dfg.blocks.len();
-        let layout: Vec<Block> = func.layout.blocks().collect();
+        self.layout.clear();
+        self.layout.extend(func.layout.blocks());
         let in_layout = |b: Block| b.index() < n && func.layout.is_block_inserted(b);
         // One read of each terminator: successors in layout order, then placed by block id.
-        let mut count = vec![0u32; n];
-        let mut flat: Vec<Block> = Vec::with_capacity(layout.len() * 2);
-        for &b in &layout {
-            let before = flat.len();
-            flat.extend(func.successors(b).iter().copied().filter(|&s| in_layout(s)));
-            count[b.index()] = (flat.len() - before) as u32;
+        let w = &mut self.work;
+        w.count.clear();
+        w.count.resize(n, 0);
+        w.flat.clear();
+        for &b in &self.layout {
+            let before = w.flat.len();
+            w.flat
+                .extend(func.successors(b).iter().copied().filter(|&s| in_layout(s)));
+            w.count[b.index()] = (w.flat.len() - before) as u32;
         }
-        let (off, total) = Csr::from_counts(&count);
-        let mut targets = vec![Block::NONE; total as usize];
+        let total = self.succs.offsets_from_counts(&w.count);
+        self.succs.targets.clear();
+        self.succs.targets.resize(total as usize, Block::NONE);
         let mut next = 0;
-        for &b in &layout {
-            let (start, k) = (off[b.index()] as usize, count[b.index()] as usize);
-            targets[start..start + k].copy_from_slice(&flat[next..next + k]);
+        for &b in &self.layout {
+            let (start, k) = (self.succs.off[b.index()] as usize, w.count[b.index()] as usize);
+            self.succs.targets[start..start + k].copy_from_slice(&w.flat[next..next + k]);
             next += k;
         }
-        Self::from_succ_csr(layout, Csr { off, targets })
+        self.finish();
     }
 
     /// A CFG over blocks `0..num_blocks` (all in the layout, in id order) with entry `entry` and
     /// the given edges; each block's successors are its edges in the order listed. Panics if a
     /// block is out of range.
     pub fn from_edges(num_blocks: usize, entry: Block, edges: &[(Block, Block)]) -> Self {
+        let mut c = Self::default();
         let mut count = vec![0u32; num_blocks];
         for &(a, b) in edges {
             assert!(
@@ -144,57 +192,58 @@ impl Cfg {
             );
             count[a.index()] += 1;
         }
-        let (off, total) = Csr::from_counts(&count);
-        let mut pos: Vec<u32> = off[..num_blocks].to_vec();
-        let mut targets = vec![Block::NONE; total as usize];
+        let total = c.succs.offsets_from_counts(&count);
+        let mut pos: Vec<u32> = c.succs.off[..num_blocks].to_vec();
+        c.succs.targets = vec![Block::NONE; total as usize];
         for &(a, b) in edges {
-            targets[pos[a.index()] as usize] = b;
+            c.succs.targets[pos[a.index()] as usize] = b;
             pos[a.index()] += 1;
         }
         // The entry goes first in the layout, the others follow in id order.
-        let mut layout = Vec::with_capacity(num_blocks);
         if num_blocks > 0 {
             assert!(entry.index() < num_blocks, "entry out of range");
-            layout.push(entry);
-            layout.extend((0..num_blocks).map(Block::new).filter(|&b| b != entry));
+            c.layout.push(entry);
+            c.layout
+                .extend((0..num_blocks).map(Block::new).filter(|&b| b != entry));
         }
-        Self::from_succ_csr(layout, Csr { off, targets })
+        c.finish();
+        c
     }
 
-    fn from_succ_csr(layout: Vec<Block>, succs: Csr) -> Self {
-        let n = succs.off.len() - 1;
-        let entry = layout.first().copied().unwrap_or(Block::NONE);
-        let mut layout_pos = vec![NO_NUM; n];
-        for (i, &b) in layout.iter().enumerate() {
-            layout_pos[b.index()] = i as u32;
+    /// Everything else, from `layout` and `succs`.
+    fn finish(&mut self) {
+        let n = self.succs.off.len() - 1;
+        self.entry = self.layout.first().copied().unwrap_or(Block::NONE);
+        self.layout_pos.clear();
+        self.layout_pos.resize(n, NO_NUM);
+        for (i, &b) in self.layout.iter().enumerate() {
+            self.layout_pos[b.index()] = i as u32;
         }
-        let preds = succs.reversed(n, &layout);
-        let dsuccs = succs.distinct(n);
-        let dpreds = dsuccs.reversed(n, &layout);
-        let dfs = dfs_csr(n, entry, &succs.off, &succs.targets);
-        let mut pre_num = vec![NO_NUM; n];
-        for (i, &b) in dfs.preorder.iter().enumerate() {
-            pre_num[b.index()] = i as u32;
+        let w = &mut self.work;
+        self.succs
+            .reverse_into(n, &self.layout, &mut self.preds, &mut w.count);
+        self.succs.distinct_into(n, &mut self.dsuccs, &mut w.seen);
+        self.dsuccs
+            .reverse_into(n, &self.layout, &mut self.dpreds, &mut w.count);
+        dfs_csr_into(
+            n,
+            self.entry,
+            &self.succs.off,
+            &self.succs.targets,
+            &mut self.dfs,
+            &mut w.dfs,
+        );
+        self.pre_num.clear();
+        self.pre_num.resize(n, NO_NUM);
+        for (i, &b) in self.dfs.preorder.iter().enumerate() {
+            self.pre_num[b.index()] = i as u32;
         }
-        let mut rpo = dfs.postorder;
-        rpo.reverse();
-        let mut rpo_num = vec![NO_NUM; n];
-        for (i, &b) in rpo.iter().enumerate() {
-            rpo_num[b.index()] = i as u32;
-        }
-        Self {
-            entry,
-            layout,
-            layout_pos,
-            succs,
-            preds,
-            dsuccs,
-            dpreds,
-            preorder: dfs.preorder,
-            pre_num,
-            dfs_parent: dfs.parent,
-            rpo,
-            rpo_num,
+        self.rpo.clear();
+        self.rpo.extend(self.dfs.postorder.iter().rev());
+        self.rpo_num.clear();
+        self.rpo_num.resize(n, NO_NUM);
+        for (i, &b) in self.rpo.iter().enumerate() {
+            self.rpo_num[b.index()] = i as u32;
         }
     }
 
@@ -291,7 +340,7 @@ impl Cfg {
     /// Reachable blocks in depth-first preorder (the entry first).
     #[inline]
     pub fn preorder(&self) -> &[Block] {
-        &self.preorder
+        &self.dfs.preorder
     }
 
     /// The index of `b` in [`Cfg::preorder`] (`None` if unreachable).
@@ -304,7 +353,7 @@ impl Cfg {
     /// for unreachable blocks).
     #[inline]
     pub fn dfs_parent(&self, b: Block) -> Option<Block> {
-        self.dfs_parent[b.index()].expand()
+        self.dfs.parent[b.index()].expand()
     }
 }
 

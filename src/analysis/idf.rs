@@ -92,21 +92,59 @@ pub struct IdfCalculator<'a> {
     walked_count: usize,
 }
 
+/// The buffers of an [`IdfCalculator`], kept to build the next one (of another function)
+/// without allocating: they carry nothing from one function to the next.
+#[derive(Default)]
+pub struct IdfBuffers {
+    defs: BlockMarks,
+    queued: BlockMarks,
+    walked: BlockMarks,
+    heap: BinaryHeap<(u32, u32, Block)>,
+    initial: Vec<(u32, u32, Block)>,
+    stack: Vec<Block>,
+    min_join: Vec<u32>,
+}
+
 impl<'a> IdfCalculator<'a> {
     /// A calculator for the function with CFG `cfg` and dominator tree `dt`.
     pub fn new(cfg: &'a Cfg, dt: &'a DomTree) -> Self {
+        Self::with_buffers(cfg, dt, IdfBuffers::default())
+    }
+
+    /// [`IdfCalculator::new`], in the buffers `b`.
+    pub fn with_buffers(cfg: &'a Cfg, dt: &'a DomTree, mut b: IdfBuffers) -> Self {
         let n = cfg.num_block_ids();
+        b.defs.reset(n);
+        b.queued.reset(n);
+        b.walked.reset(n);
+        b.heap.clear();
+        b.initial.clear();
+        b.stack.clear();
+        min_join_levels(cfg, dt, &mut b.min_join);
         Self {
             cfg,
             dt,
-            defs: BlockMarks::new(n),
-            queued: BlockMarks::new(n),
-            walked: BlockMarks::new(n),
-            heap: BinaryHeap::new(),
-            initial: Vec::new(),
-            stack: Vec::new(),
-            min_join: min_join_levels(cfg, dt),
+            defs: b.defs,
+            queued: b.queued,
+            walked: b.walked,
+            heap: b.heap,
+            initial: b.initial,
+            stack: b.stack,
+            min_join: b.min_join,
             walked_count: 0,
+        }
+    }
+
+    /// The buffers, for the next calculator.
+    pub fn into_buffers(self) -> IdfBuffers {
+        IdfBuffers {
+            defs: self.defs,
+            queued: self.queued,
+            walked: self.walked,
+            heap: self.heap,
+            initial: self.initial,
+            stack: self.stack,
+            min_join: self.min_join,
         }
     }
 
@@ -193,8 +231,9 @@ impl<'a> IdfCalculator<'a> {
 }
 
 /// [`IdfCalculator::min_join`]: bottom-up over the dominator tree, `O(blocks + edges)`.
-fn min_join_levels(cfg: &Cfg, dt: &DomTree) -> Vec<u32> {
-    let mut m = vec![u32::MAX; cfg.num_block_ids()];
+fn min_join_levels(cfg: &Cfg, dt: &DomTree, m: &mut Vec<u32>) {
+    m.clear();
+    m.resize(cfg.num_block_ids(), u32::MAX);
     for &b in dt.preorder().iter().rev() {
         let mut v = u32::MAX;
         for &s in cfg.succs(b) {
@@ -205,7 +244,6 @@ fn min_join_levels(cfg: &Cfg, dt: &DomTree) -> Vec<u32> {
         }
         m[b.index()] = v;
     }
-    m
 }
 
 /// `DF⁺(defs)`, optionally restricted to `live_in`, sorted by layout position: a one-shot

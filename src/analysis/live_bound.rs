@@ -34,14 +34,26 @@ pub struct LiveBound {
     all: bool,
     /// Disjoint `[dfs_in, dfs_out]` intervals (dominator subtrees), sorted.
     subtrees: Vec<(u32, u32)>,
+    /// Scratch of [`LiveBound::recompute`] (no meaning between computations).
+    items: Vec<(u32, bool, u32)>,
+    open: Vec<(u32, u32)>,
+    found: Vec<(u32, u32)>,
 }
 
 impl LiveBound {
     /// The bound for a slot defined (stored to) in `defs` and used before any store in `uses`.
     pub fn compute(dt: &DomTree, defs: &[Block], uses: &[Block]) -> Self {
+        let mut b = Self::default();
+        b.recompute(dt, defs, uses);
+        b
+    }
+
+    /// Makes this the bound [`LiveBound::compute`] gives, reusing its buffers.
+    pub fn recompute(&mut self, dt: &DomTree, defs: &[Block], uses: &[Block]) {
         // Uses sort before definitions at the same position: a block's own definition does
         // not strictly dominate its upward-exposed use.
-        let mut items: Vec<(u32, bool, u32)> = Vec::with_capacity(defs.len() + uses.len());
+        let items = &mut self.items;
+        items.clear();
         for (list, is_def) in [(uses, false), (defs, true)] {
             for &b in list {
                 if let (Some(i), Some(o)) = (dt.dfs_in(b), dt.dfs_out(b)) {
@@ -51,38 +63,33 @@ impl LiveBound {
         }
         // Stable sorts: linear on the two runs that lists in layout order mostly give.
         items.sort();
-        let mut open: Vec<(u32, u32)> = Vec::with_capacity(defs.len());
-        let mut subtrees = Vec::with_capacity(uses.len());
-        for (i, is_def, o) in items {
-            while open.last().is_some_and(|&(_, top_out)| top_out < i) {
-                open.pop();
+        self.open.clear();
+        self.found.clear();
+        self.subtrees.clear();
+        self.all = false;
+        for &(i, is_def, o) in items.iter() {
+            while self.open.last().is_some_and(|&(_, top_out)| top_out < i) {
+                self.open.pop();
             }
             if is_def {
-                open.push((i, o));
+                self.open.push((i, o));
             } else {
-                match open.last() {
-                    Some(&dd) => subtrees.push(dd),
+                match self.open.last() {
+                    Some(&dd) => self.found.push(dd),
                     None => {
-                        return Self {
-                            all: true,
-                            subtrees: Vec::new(),
-                        }
+                        self.all = true;
+                        return;
                     }
                 }
             }
         }
-        subtrees.sort();
-        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(subtrees.len());
-        for (i, o) in subtrees {
+        self.found.sort();
+        for &(i, o) in &self.found {
             // Subtrees nest or are disjoint: one starting inside the last is within it.
-            if merged.last().is_some_and(|&(_, last_out)| i <= last_out) {
+            if self.subtrees.last().is_some_and(|&(_, last_out)| i <= last_out) {
                 continue;
             }
-            merged.push((i, o));
-        }
-        Self {
-            all: false,
-            subtrees: merged,
+            self.subtrees.push((i, o));
         }
     }
 

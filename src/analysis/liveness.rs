@@ -42,15 +42,41 @@ pub struct LiveInCalculator<'a> {
     work: Vec<Block>,
 }
 
+/// The buffers of a [`LiveInCalculator`], kept to build the next one (of another function)
+/// without allocating: they carry nothing from one function to the next.
+#[derive(Default)]
+pub struct LiveInBuffers {
+    defs: BlockMarks,
+    live: BlockMarks,
+    work: Vec<Block>,
+}
+
 impl<'a> LiveInCalculator<'a> {
     /// A calculator for the function with CFG `cfg`.
     pub fn new(cfg: &'a Cfg) -> Self {
+        Self::with_buffers(cfg, LiveInBuffers::default())
+    }
+
+    /// [`LiveInCalculator::new`], in the buffers `b`.
+    pub fn with_buffers(cfg: &'a Cfg, mut b: LiveInBuffers) -> Self {
         let n = cfg.num_block_ids();
+        b.defs.reset(n);
+        b.live.reset(n);
+        b.work.clear();
         Self {
             cfg,
-            defs: BlockMarks::new(n),
-            live: BlockMarks::new(n),
-            work: Vec::new(),
+            defs: b.defs,
+            live: b.live,
+            work: b.work,
+        }
+    }
+
+    /// The buffers, for the next calculator.
+    pub fn into_buffers(self) -> LiveInBuffers {
+        LiveInBuffers {
+            defs: self.defs,
+            live: self.live,
+            work: self.work,
         }
     }
 

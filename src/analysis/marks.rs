@@ -10,7 +10,7 @@ use crate::entity::EntityRef;
 use crate::ir::Block;
 
 /// A resettable set over block ids (see the module docs).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BlockMarks {
     stamp: Vec<u32>,
     generation: u32,
@@ -23,6 +23,14 @@ impl BlockMarks {
             stamp: vec![0; n],
             generation: 1,
         }
+    }
+
+    /// Makes this an empty set for block ids below `n`, as [`BlockMarks::new`] would, reusing
+    /// its buffer.
+    pub fn reset(&mut self, n: usize) {
+        self.stamp.clear();
+        self.stamp.resize(n, 0);
+        self.generation = 1;
     }
 
     /// Empties the set in O(1) (amortised).

@@ -24,7 +24,7 @@
 
 use super::cfg::Cfg;
 use super::domtree::DomTree;
-use super::idf::IdfCalculator;
+use super::idf::{IdfBuffers, IdfCalculator};
 use super::live_bound::{LiveBound, LiveBoundIn};
 use crate::ir::Block;
 use crate::util::fxhash::{FxHashMap, FxHasher};
@@ -59,19 +59,52 @@ pub struct PrunedPlacer<'a> {
     shared: u64,
     /// Keep every answer, cheap or not (tests of the sharing itself).
     keep_every: bool,
+    /// The last slot's bound (kept for its buffers).
+    bound: LiveBound,
+}
+
+/// The buffers of a [`PrunedPlacer`], kept to build the next one (of another function)
+/// without allocating: they carry nothing from one function to the next.
+#[derive(Default)]
+pub struct PlacerBuffers {
+    idf: IdfBuffers,
+    by_hash: FxHashMap<u64, u32>,
+    entries: Vec<Entry>,
+    store: Vec<Block>,
+    bound: LiveBound,
 }
 
 impl<'a> PrunedPlacer<'a> {
     /// A placer for the function with CFG `cfg` and dominator tree `dt`.
     pub fn new(cfg: &'a Cfg, dt: &'a DomTree) -> Self {
+        Self::with_buffers(cfg, dt, PlacerBuffers::default())
+    }
+
+    /// [`PrunedPlacer::new`], in the buffers `b` (whose kept answers are dropped).
+    pub fn with_buffers(cfg: &'a Cfg, dt: &'a DomTree, mut b: PlacerBuffers) -> Self {
+        b.by_hash.clear();
+        b.entries.clear();
+        b.store.clear();
         Self {
             dt,
-            idf: IdfCalculator::new(cfg, dt),
-            by_hash: FxHashMap::default(),
-            entries: Vec::new(),
-            store: Vec::new(),
+            idf: IdfCalculator::with_buffers(cfg, dt, b.idf),
+            by_hash: b.by_hash,
+            entries: b.entries,
+            store: b.store,
             shared: 0,
             keep_every: false,
+            bound: b.bound,
+        }
+    }
+
+    /// The buffers, for the next placer.
+    pub fn into_buffers(self) -> PlacerBuffers {
+        PlacerBuffers {
+            idf: self.idf.into_buffers(),
+            by_hash: self.by_hash,
+            entries: self.entries,
+            store: self.store,
+            bound: self.bound,
         }
     }
 
@@ -92,13 +125,13 @@ impl<'a> PrunedPlacer<'a> {
             }
             id = e.next;
         }
-        let bound = LiveBound::compute(self.dt, defs, uses);
+        self.bound.recompute(self.dt, defs, uses);
         let set = LiveBoundIn {
-            bound: &bound,
+            bound: &self.bound,
             dt: self.dt,
         };
         self.idf.compute_pruned(defs, &set, out);
-        let all = bound.is_all();
+        let all = self.bound.is_all();
         let stored = defs.len() + uses.len() + out.len();
         if self.keep_every || defs.len() + uses.len() + self.idf.last_walk() > stored + KEEP_MARGIN
         {

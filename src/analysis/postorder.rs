@@ -29,22 +29,47 @@ pub struct Dfs {
     pub parent: Vec<Block>,
 }
 
+/// Scratch of [`dfs_csr_into`] (no meaning between searches).
+#[derive(Clone, Debug, Default)]
+pub struct DfsWork {
+    visited: Vec<bool>,
+    /// Frame: the block and the position of its next successor to try.
+    stack: Vec<(Block, u32)>,
+}
+
 /// Depth-first search from `root` over the graph whose successors of block `i` are
 /// `succs[off[i] as usize..off[i + 1] as usize]` (`off.len() == num_blocks + 1`).
 pub fn dfs_csr(num_blocks: usize, root: Block, off: &[u32], succs: &[Block]) -> Dfs {
+    let mut out = Dfs::default();
+    dfs_csr_into(num_blocks, root, off, succs, &mut out, &mut DfsWork::default());
+    out
+}
+
+/// [`dfs_csr`] into `out`, reusing its buffers and `work`'s.
+pub fn dfs_csr_into(
+    num_blocks: usize,
+    root: Block,
+    off: &[u32],
+    succs: &[Block],
+    out: &mut Dfs,
+    work: &mut DfsWork,
+) {
     debug_assert_eq!(off.len(), num_blocks + 1);
     // At most every block is reached: sized once, never grown.
-    let mut out = Dfs {
-        preorder: Vec::with_capacity(num_blocks),
-        postorder: Vec::with_capacity(num_blocks),
-        parent: vec![Block::NONE; num_blocks],
-    };
+    out.preorder.clear();
+    out.preorder.reserve(num_blocks);
+    out.postorder.clear();
+    out.postorder.reserve(num_blocks);
+    out.parent.clear();
+    out.parent.resize(num_blocks, Block::NONE);
     if root.is_none() {
-        return out;
+        return;
     }
-    let mut visited = vec![false; num_blocks];
-    // Frame: the block and the position of its next successor to try.
-    let mut stack: Vec<(Block, u32)> = Vec::with_capacity(num_blocks.min(64));
+    let visited = &mut work.visited;
+    visited.clear();
+    visited.resize(num_blocks, false);
+    let stack = &mut work.stack;
+    stack.clear();
     visited[root.index()] = true;
     out.preorder.push(root);
     stack.push((root, off[root.index()]));
@@ -65,7 +90,6 @@ pub fn dfs_csr(num_blocks: usize, root: Block, off: &[u32], succs: &[Block]) -> 
             stack.push((s, off[s.index()]));
         }
     }
-    out
 }
 
 #[cfg(test)]

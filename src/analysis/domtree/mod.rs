@@ -42,59 +42,110 @@ pub struct DomTree {
     child_off: Vec<u32>,
     children: Vec<Block>,
     preorder: Vec<Block>,
+    work: Work,
+}
+
+/// Buffers a recomputation reuses (no meaning between computations).
+#[derive(Clone, Debug, Default)]
+struct Work {
+    semi_nca: semi_nca::Work,
+    pos: Vec<u32>,
+    /// Frame of the numbering walk: the node and the position of its next child.
+    stack: Vec<(Block, u32)>,
+}
+
+impl Default for DomTree {
+    /// The tree of a CFG without blocks.
+    fn default() -> Self {
+        Self {
+            root: Block::NONE,
+            idom: Vec::new(),
+            level: Vec::new(),
+            dfs_in: Vec::new(),
+            dfs_out: Vec::new(),
+            child_off: Vec::new(),
+            children: Vec::new(),
+            preorder: Vec::new(),
+            work: Work::default(),
+        }
+    }
 }
 
 impl DomTree {
     /// The dominator tree of `cfg`, by Semi-NCA.
     pub fn compute(cfg: &Cfg) -> Self {
-        Self::from_idoms(cfg, &semi_nca::idoms(cfg))
+        let mut t = Self::default();
+        t.recompute(cfg);
+        t
+    }
+
+    /// Makes this the dominator tree of `cfg` (as [`DomTree::compute`] would), reusing its
+    /// buffers.
+    pub fn recompute(&mut self, cfg: &Cfg) {
+        let mut idom = std::mem::take(&mut self.idom);
+        semi_nca::idoms_into(cfg, &mut idom, &mut self.work.semi_nca);
+        self.idom = idom;
+        self.build(cfg);
     }
 
     /// The tree with immediate dominators `idoms` (per block index, `NONE` for the entry and for
     /// unreachable blocks), as returned by [`semi_nca::idoms`], [`chk::idoms`] or
     /// [`naive::idoms`].
     pub fn from_idoms(cfg: &Cfg, idoms: &[Block]) -> Self {
+        let mut t = Self {
+            idom: idoms.to_vec(),
+            ..Self::default()
+        };
+        t.build(cfg);
+        t
+    }
+
+    /// Children, depths and DFS numbers from `self.idom`.
+    fn build(&mut self, cfg: &Cfg) {
         let n = cfg.num_block_ids();
-        assert_eq!(idoms.len(), n, "one idom per block id");
-        let root = cfg.entry().unwrap_or(Block::NONE);
-        let mut count = vec![0u32; n];
+        assert_eq!(self.idom.len(), n, "one idom per block id");
+        self.root = cfg.entry().unwrap_or(Block::NONE);
+        // Count children into `pos`, turn the counts into offsets, then place the children.
+        let pos = &mut self.work.pos;
+        pos.clear();
+        pos.resize(n, 0);
         for &b in cfg.preorder().iter().skip(1) {
-            let d = idoms[b.index()];
+            let d = self.idom[b.index()];
             assert!(
                 cfg.is_reachable(d),
                 "idom of reachable {b} is not reachable"
             );
-            count[d.index()] += 1;
+            pos[d.index()] += 1;
         }
-        let mut child_off = Vec::with_capacity(n + 1);
-        child_off.push(0u32);
-        for &c in &count {
-            child_off.push(child_off.last().unwrap() + c);
+        self.child_off.clear();
+        self.child_off.reserve(n + 1);
+        self.child_off.push(0u32);
+        let mut total = 0u32;
+        for c in pos.iter_mut() {
+            let start = total;
+            total += *c;
+            self.child_off.push(total);
+            *c = start;
         }
-        let mut pos: Vec<u32> = child_off[..n].to_vec();
-        let mut children = vec![Block::NONE; *child_off.last().unwrap() as usize];
+        self.children.clear();
+        self.children.resize(total as usize, Block::NONE);
         for &b in cfg.preorder().iter().skip(1) {
-            let d = idoms[b.index()].index();
-            children[pos[d] as usize] = b;
+            let d = self.idom[b.index()].index();
+            self.children[pos[d] as usize] = b;
             pos[d] += 1;
         }
-        let mut t = Self {
-            root,
-            idom: idoms.to_vec(),
-            level: vec![NO_NUM; n],
-            dfs_in: vec![NO_NUM; n],
-            dfs_out: vec![NO_NUM; n],
-            child_off,
-            children,
-            preorder: Vec::with_capacity(cfg.num_reachable()),
-        };
-        t.number();
+        for v in [&mut self.level, &mut self.dfs_in, &mut self.dfs_out] {
+            v.clear();
+            v.resize(n, NO_NUM);
+        }
+        self.preorder.clear();
+        self.preorder.reserve(cfg.num_reachable());
+        self.number();
         assert_eq!(
-            t.preorder.len(),
+            self.preorder.len(),
             cfg.num_reachable(),
             "idoms do not form a tree"
         );
-        t
     }
 
     /// Fills `level`, `dfs_in`, `dfs_out` and `preorder` by an iterative walk from the root.
@@ -103,8 +154,8 @@ impl DomTree {
             return;
         }
         let mut counter = 0u32;
-        // Frame: the node and the position of its next child.
-        let mut stack: Vec<(Block, u32)> = Vec::new();
+        let mut stack = std::mem::take(&mut self.work.stack);
+        stack.clear();
         let r = self.root.index();
         self.level[r] = 0;
         self.dfs_in[r] = counter;
@@ -128,6 +179,7 @@ impl DomTree {
             self.preorder.push(c);
             stack.push((c, self.child_off[ci]));
         }
+        self.work.stack = stack;
     }
 
     /// The root (the entry block), if the function has blocks.

@@ -17,27 +17,56 @@ use crate::analysis::cfg::Cfg;
 use crate::entity::EntityRef;
 use crate::ir::Block;
 
+/// Scratch of [`idoms_into`] (no meaning between computations).
+#[derive(Clone, Debug, Default)]
+pub struct Work {
+    parent: Vec<usize>,
+    semi: Vec<usize>,
+    label: Vec<usize>,
+    idom: Vec<usize>,
+    stack: Vec<usize>,
+}
+
 /// Immediate dominator per block index (`NONE` for the entry and for unreachable blocks).
 pub fn idoms(cfg: &Cfg) -> Vec<Block> {
+    let mut out = Vec::new();
+    idoms_into(cfg, &mut out, &mut Work::default());
+    out
+}
+
+/// [`idoms`] into `result`, reusing its buffer and `w`'s.
+pub fn idoms_into(cfg: &Cfg, result: &mut Vec<Block>, w: &mut Work) {
     let n = cfg.num_block_ids();
     let order = cfg.preorder();
     let m = order.len();
-    let mut result = vec![Block::NONE; n];
+    result.clear();
+    result.resize(n, Block::NONE);
     if m == 0 {
-        return result;
+        return;
     }
     // 1-based preorder number of a reachable block.
     let num = |b: Block| cfg.preorder_number(b).map_or(0, |p| p as usize + 1);
-    let mut parent = vec![0usize; m + 1];
-    let mut semi: Vec<usize> = (0..=m).collect();
-    let mut label: Vec<usize> = (0..=m).collect();
+    let Work {
+        parent,
+        semi,
+        label,
+        idom,
+        stack,
+    } = w;
+    parent.clear();
+    parent.resize(m + 1, 0);
+    semi.clear();
+    semi.extend(0..=m);
+    label.clear();
+    label.extend(0..=m);
     for (i, &b) in order.iter().enumerate() {
         parent[i + 1] = cfg.dfs_parent(b).map_or(0, num);
     }
-    let mut idom = parent.clone();
+    idom.clear();
+    idom.extend_from_slice(parent);
 
     // Step 1: semidominators.
-    let mut stack = Vec::new();
+    stack.clear();
     for i in (2..=m).rev() {
         let w = order[i - 1];
         let mut s = parent[i];
@@ -46,7 +75,7 @@ pub fn idoms(cfg: &Cfg) -> Vec<Block> {
             if pn == 0 {
                 continue; // unreachable predecessor
             }
-            let u = eval(pn, i + 1, &mut parent, &mut label, &semi, &mut stack);
+            let u = eval(pn, i + 1, parent, label, semi, stack);
             s = s.min(semi[u]);
         }
         semi[i] = s;
@@ -64,7 +93,6 @@ pub fn idoms(cfg: &Cfg) -> Vec<Block> {
     for i in 2..=m {
         result[order[i - 1].index()] = order[idom[i] - 1];
     }
-    result
 }
 
 /// Lengauer–Tarjan `eval` with path compression over the forest of processed vertices (numbers

@@ -159,6 +159,8 @@ pub(crate) struct Promoter<'f, 'm> {
     /// late gives what computing them first would.
     pub cfg_cell: &'m std::cell::OnceCell<Cfg>,
     pub dt_cell: &'m std::cell::OnceCell<DomTree>,
+    /// An earlier function's CFG and tree, recomputed into (for their buffers) on first use.
+    spare: std::cell::Cell<(Option<Cfg>, Option<DomTree>)>,
     pub opts: &'m Options,
     pub stats: Stats,
     pub names: Option<names::NameTable>,
@@ -174,18 +176,35 @@ pub(crate) struct Promoter<'f, 'm> {
     pub slot_of: tags::ValueTags,
     /// The new phi each phi result is, during renaming (see [`tags`]).
     pub phi_of: tags::ValueTags,
+    /// Slots of earlier rounds and functions, kept for their lists' buffers (their contents
+    /// are stale: `slots::new_slot` resets every field).
+    pub slot_pool: Vec<slots::Slot>,
+    /// The buffers of an earlier function's phi placement.
+    pub placing_buffers: slots::PlacingBuffers,
 }
 
 impl<'m> Promoter<'_, 'm> {
     /// The CFG (computed now if not yet).
     pub fn cfg(&self) -> &'m Cfg {
-        self.cfg_cell.get_or_init(|| Cfg::compute(self.f))
+        self.cfg_cell.get_or_init(|| {
+            let (cfg, dt) = self.spare.take();
+            let mut cfg = cfg.unwrap_or_default();
+            self.spare.set((None, dt));
+            cfg.recompute(self.f);
+            cfg
+        })
     }
 
     /// The dominator tree (computed now if not yet).
     pub fn dt(&self) -> &'m DomTree {
         let cfg = self.cfg();
-        self.dt_cell.get_or_init(|| DomTree::compute(cfg))
+        self.dt_cell.get_or_init(|| {
+            let (c, dt) = self.spare.take();
+            let mut dt = dt.unwrap_or_default();
+            self.spare.set((c, None));
+            dt.recompute(cfg);
+            dt
+        })
     }
 
     /// Numbers the instructions of every block (positions only grow along a block), and
@@ -243,6 +262,11 @@ struct Scratch {
     order: Vec<Inst>,
     slot_of: tags::ValueTags,
     phi_of: tags::ValueTags,
+    slot_pool: Vec<slots::Slot>,
+    placing_buffers: slots::PlacingBuffers,
+    /// The last function's CFG and dominator tree (for their buffers).
+    cfg: Cfg,
+    dt: DomTree,
     /// Debug-type sizes of the module with this [`ModuleCtx::id`] (0: none yet): the same
     /// types serve every function of a module.
     type_sizes: (u64, crate::util::fxhash::FxHashMap<u32, Option<u64>>),
@@ -292,6 +316,10 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         f: func,
         cfg_cell: &cfg,
         dt_cell: &dt,
+        spare: std::cell::Cell::new((
+            Some(std::mem::take(&mut scratch.cfg)),
+            Some(std::mem::take(&mut scratch.dt)),
+        )),
         opts,
         stats: Stats::default(),
         names: None,
@@ -301,6 +329,8 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         over_budget: Vec::new(),
         slot_of: std::mem::take(&mut scratch.slot_of),
         phi_of: std::mem::take(&mut scratch.phi_of),
+        slot_pool: std::mem::take(&mut scratch.slot_pool),
+        placing_buffers: std::mem::take(&mut scratch.placing_buffers),
     };
     let mut rounds = 0;
     loop {
@@ -332,11 +362,17 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     scratch.pos = std::mem::take(&mut p.pos);
     scratch.slot_of = std::mem::take(&mut p.slot_of);
     scratch.phi_of = std::mem::take(&mut p.phi_of);
+    scratch.slot_pool = std::mem::take(&mut p.slot_pool);
+    scratch.placing_buffers = std::mem::take(&mut p.placing_buffers);
+    let (spare_cfg, spare_dt) = p.spare.take();
     scratch.type_sizes = (module_id, std::mem::take(&mut p.md.type_size));
     debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());
-    SCRATCH.with(|s| *s.borrow_mut() = scratch);
     report.stats = p.stats;
     report.explanations = std::mem::take(&mut p.explain);
+    drop(p);
+    scratch.cfg = cfg.into_inner().or(spare_cfg).unwrap_or_default();
+    scratch.dt = dt.into_inner().or(spare_dt).unwrap_or_default();
+    SCRATCH.with(|s| *s.borrow_mut() = scratch);
     report
 }
 

@@ -40,10 +40,17 @@ enum Deferred {
 
 /// The unescaped bytes of a name as written without its sigil (`x`, `"a b"`).
 pub fn plain(written: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    plain_into(written, &mut out);
+    out
+}
+
+/// [`plain`], appended to `out`.
+pub fn plain_into(written: &[u8], out: &mut Vec<u8>) {
     if written.len() >= 2 && written[0] == b'"' {
-        unescape(&written[1..written.len() - 1])
+        out.extend_from_slice(&unescape(&written[1..written.len() - 1]));
     } else {
-        written.to_vec()
+        out.extend_from_slice(written);
     }
 }
 

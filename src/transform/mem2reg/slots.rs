@@ -62,7 +62,11 @@ pub struct NewPhi {
 /// Runs one round on `allocas` (all promotable).
 pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<Inst>) {
     let entry = p.f.layout.entry_block().expect("non-empty function");
-    let mut slots: Vec<Slot> = allocas.into_iter().map(|a| new_slot(p, a, entry)).collect();
+    let mut slots: Vec<Slot> = Vec::with_capacity(allocas.len());
+    for a in allocas {
+        let s = new_slot(p, a, entry);
+        slots.push(s);
+    }
     let mut phis: Vec<NewPhi> = Vec::new();
     // What placing phis needs, made for the first slot that needs phis (a function whose
     // slots all take fast paths never computes its CFG).
@@ -90,20 +94,31 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
                 super::explain::fast_path(p, &slots[i], what);
             }
             p.stats.promoted += 1;
-            slots.swap_remove(i);
+            let s = slots.swap_remove(i);
+            p.slot_pool.push(s);
             continue;
         }
-        let (placer, live, first) = placing.get_or_insert_with(|| {
+        let (placer, live, lists) = placing.get_or_insert_with(|| {
             let (cfg, n) = (p.cfg(), p.cfg().num_block_ids());
-            let first = [FirstPos::new(n), FirstPos::new(n)];
+            let mut bufs = std::mem::take(&mut p.placing_buffers);
+            for f in &mut bufs.lists.first {
+                f.reset(n);
+            }
             (
-                PrunedPlacer::new(cfg, p.dt()),
-                LiveInCalculator::new(cfg),
-                first,
+                PrunedPlacer::with_buffers(cfg, p.dt(), bufs.placer),
+                LiveInCalculator::with_buffers(cfg, bufs.live),
+                bufs.lists,
             )
         });
-        place_phis(p, placer, live, first, &slots[i], i as u32, &mut phis);
+        place_phis(p, placer, live, lists, &slots[i], i as u32, &mut phis);
         i += 1;
+    }
+    if let Some((placer, live, lists)) = placing {
+        p.placing_buffers = PlacingBuffers {
+            placer: placer.into_buffers(),
+            live: live.into_buffers(),
+            lists,
+        };
     }
     if slots.is_empty() {
         return;
@@ -116,27 +131,39 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     }
     finish_slots(p, &slots);
     super::simplify::run(p, &slots, phis);
+    p.slot_pool.append(&mut slots);
 }
 
 fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
     let d = p.f.dfg.insts[a];
     let block = p.f.layout.inst_block(a).expect("placed alloca");
-    let name =
-        p.f.value_name(d.result)
-            .map(super::names::plain)
-            .unwrap_or_default();
-    Slot {
+    // A recycled slot keeps its lists' buffers (see `Promoter::slot_pool`).
+    let mut s = p.slot_pool.pop().unwrap_or_else(|| Slot {
         alloca: a,
         ptr: d.result,
         ty: d.aux_ty,
-        name,
+        name: Vec::new(),
         loads: Vec::new(),
         stores: Vec::new(),
         dbg: Vec::new(),
         block,
-        non_entry: block != entry,
+        non_entry: false,
         dropped: false,
+    });
+    s.name.clear();
+    if let Some(n) = p.f.value_name(d.result) {
+        super::names::plain_into(n, &mut s.name);
     }
+    s.loads.clear();
+    s.stores.clear();
+    s.dbg.clear();
+    s.alloca = a;
+    s.ptr = d.result;
+    s.ty = d.aux_ty;
+    s.block = block;
+    s.non_entry = block != entry;
+    s.dropped = false;
+    s
 }
 
 /// LLVM's `removeIntrinsicUsers`: lifetime markers go, droppable uses are dropped, and
@@ -208,8 +235,8 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
             _ => {}
         }
     }
-    s.loads.reserve_exact(loads);
-    s.stores.reserve_exact(stores);
+    s.loads.reserve(loads);
+    s.stores.reserve(stores);
     for &(u, k) in uses.users(s.ptr) {
         if !p.f.layout.is_inst_inserted(u) {
             continue;
@@ -302,8 +329,10 @@ fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
         || !super::simplify::guaranteed_not_poison(p, repl, None, 0);
     let store_bb = block_of(p, store);
     let store_pos = pos(p, store);
-    let mut kept = Vec::new();
-    for load in std::mem::take(&mut s.loads) {
+    let mut loads = std::mem::take(&mut s.loads);
+    let mut kept = 0;
+    for j in 0..loads.len() {
+        let load = loads[j];
         let lb = block_of(p, load);
         if require_dom {
             // A slot outside the entry block is `undef` again each time its alloca runs, so
@@ -317,14 +346,16 @@ fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
                         || p.dt().dominates(store_bb, lb))
             };
             if !dominated {
-                kept.push(load);
+                loads[kept] = load;
+                kept += 1;
                 continue;
             }
         }
         replace_load(p, load, repl);
     }
-    if !kept.is_empty() {
-        s.loads = kept;
+    loads.truncate(kept);
+    s.loads = loads;
+    if kept != 0 {
         return false;
     }
     for d in &s.dbg {
@@ -361,13 +392,16 @@ fn one_block(p: &Promoter<'_, '_>, s: &Slot) -> bool {
 fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
     let mut stores: Vec<(u32, Inst)> = s.stores.iter().map(|&st| (pos(p, st), st)).collect();
     stores.sort_unstable();
-    let mut kept = Vec::new();
-    for load in std::mem::take(&mut s.loads) {
+    let mut loads = std::mem::take(&mut s.loads);
+    let mut kept = 0;
+    for j in 0..loads.len() {
+        let load = loads[j];
         let lp = pos(p, load);
         let k = stores.partition_point(|&(sp, _)| sp < lp);
         let v = if k == 0 {
             if !stores.is_empty() {
-                kept.push(load);
+                loads[kept] = load;
+                kept += 1;
                 continue;
             }
             p.f.dfg.undef(s.ty)
@@ -376,8 +410,9 @@ fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
         };
         replace_load(p, load, v);
     }
-    if !kept.is_empty() {
-        s.loads = kept;
+    loads.truncate(kept);
+    s.loads = loads;
+    if kept != 0 {
         return false;
     }
     for &(_, st) in &stores {
@@ -418,18 +453,40 @@ fn placement(p: &Promoter<'_, '_>) -> Placement {
 /// [`BlockMarks`] (cleared in O(1) between slots), their positions a dense table.
 ///
 /// Invariant: `pos[b]` is meaningful iff `seen` contains `b`.
+#[derive(Default)]
 pub(crate) struct FirstPos {
     seen: BlockMarks,
     pos: Vec<u32>,
 }
 
+/// What placing phis needs besides the CFG and the tree, kept from function to function for
+/// the buffers (see [`PrunedPlacer::into_buffers`]).
+#[derive(Default)]
+pub(crate) struct PlacingBuffers {
+    placer: crate::analysis::placement::PlacerBuffers,
+    live: crate::analysis::liveness::LiveInBuffers,
+    lists: SlotLists,
+}
+
+/// One slot's block lists while its phis are placed (reused from slot to slot).
+#[derive(Default)]
+pub(crate) struct SlotLists {
+    /// First store and first load position per block.
+    first: [FirstPos; 2],
+    /// Definition blocks, in first-seen order.
+    defs: Vec<Block>,
+    /// Blocks that load before any store, in first-seen order.
+    ubd: Vec<Block>,
+    /// The blocks that get a phi.
+    blocks: Vec<Block>,
+}
+
 impl FirstPos {
-    /// A table for block ids below `n`.
-    pub fn new(n: usize) -> Self {
-        Self {
-            seen: BlockMarks::new(n),
-            pos: vec![0; n],
-        }
+    /// Makes this an empty table for block ids below `n`.
+    pub fn reset(&mut self, n: usize) {
+        self.seen.reset(n);
+        self.pos.clear();
+        self.pos.resize(n, 0);
     }
 
     /// Starts a new slot: every block is unseen again.
@@ -452,16 +509,13 @@ impl FirstPos {
 }
 
 /// The slot's definition blocks (stores; its own block when outside the entry) and the
-/// blocks that load it before any store, each in first-seen order.
-fn defs_and_uses(
-    p: &Promoter<'_, '_>,
-    s: &Slot,
-    first: &mut [FirstPos; 2],
-) -> (Vec<Block>, Vec<Block>) {
-    let [first_store, first_load] = first;
+/// blocks that load it before any store, each in first-seen order, into `l.defs` and `l.ubd`.
+fn defs_and_uses(p: &Promoter<'_, '_>, s: &Slot, l: &mut SlotLists) {
+    let [first_store, first_load] = &mut l.first;
     first_store.next();
     first_load.next();
-    let mut defs = Vec::new();
+    let defs = &mut l.defs;
+    defs.clear();
     for &st in &s.stores {
         let b = block_of(p, st);
         if first_store.note(b, pos(p, st)) {
@@ -471,7 +525,8 @@ fn defs_and_uses(
     if s.non_entry && first_store.note(s.block, pos(p, s.alloca)) {
         defs.push(s.block);
     }
-    let mut using = Vec::new();
+    let using = &mut l.ubd;
+    using.clear();
     for &ld in &s.loads {
         let b = block_of(p, ld);
         if first_load.note(b, pos(p, ld)) {
@@ -482,7 +537,6 @@ fn defs_and_uses(
         let lp = first_load.get(b).expect("noted above");
         first_store.get(b).map_or(true, |sp| lp < sp)
     });
-    (defs, using)
 }
 
 /// Places the slot's phis (see [`Placement`]).
@@ -490,28 +544,33 @@ fn place_phis(
     p: &mut Promoter<'_, '_>,
     placer: &mut PrunedPlacer<'_>,
     live: &mut LiveInCalculator<'_>,
-    first: &mut [FirstPos; 2],
+    lists: &mut SlotLists,
     s: &Slot,
     slot: u32,
     phis: &mut Vec<NewPhi>,
 ) {
-    let (defs, ubd) = defs_and_uses(p, s, first);
+    defs_and_uses(p, s, lists);
+    let SlotLists {
+        defs, ubd, blocks, ..
+    } = lists;
+    let (defs, ubd) = (&*defs, &*ubd);
     let mode = placement(p);
-    let mut blocks = Vec::new();
     match mode {
         Placement::Bounded => {
-            placer.place(&defs, &ubd, &mut blocks);
+            placer.place(defs, ubd, blocks);
         }
         Placement::Exact => {
             let mut order = Vec::new();
-            let set = live.compute(&defs, &ubd, &mut order);
-            placer.idf().compute_pruned(&defs, set, &mut blocks);
+            let set = live.compute(defs, ubd, &mut order);
+            placer.idf().compute_pruned(defs, set, blocks);
         }
-        Placement::Unpruned if p.opts.flavour == super::Flavour::SemiPruned && ubd.is_empty() => {}
-        Placement::Unpruned => placer.idf().compute(&defs, &mut blocks),
+        Placement::Unpruned if p.opts.flavour == super::Flavour::SemiPruned && ubd.is_empty() => {
+            blocks.clear();
+        }
+        Placement::Unpruned => placer.idf().compute(defs, blocks),
     }
     if p.opts.explain {
-        super::explain::slot_placement(p, placer.idf(), live, s, &defs, &ubd);
+        super::explain::slot_placement(p, placer.idf(), live, s, defs, ubd);
     }
     for (version, &b) in blocks.iter().enumerate() {
         let text = if mode == Placement::Bounded {
