@@ -181,6 +181,10 @@ pub(crate) struct Promoter<'f, 'm> {
     pub slot_pool: Vec<slots::Slot>,
     /// The buffers of an earlier function's phi placement.
     pub placing_buffers: slots::PlacingBuffers,
+    /// The buffers of an earlier renaming walk.
+    pub rename_buffers: rename::RenameBuffers,
+    /// The incoming pairs of all new phis of a round (see `slots::NewPhi::incoming`).
+    pub phi_incoming: Vec<(crate::ir::Value, crate::ir::Block)>,
 }
 
 impl<'m> Promoter<'_, 'm> {
@@ -264,6 +268,8 @@ struct Scratch {
     phi_of: tags::ValueTags,
     slot_pool: Vec<slots::Slot>,
     placing_buffers: slots::PlacingBuffers,
+    rename_buffers: rename::RenameBuffers,
+    phi_incoming: Vec<(crate::ir::Value, crate::ir::Block)>,
     /// The last function's CFG and dominator tree (for their buffers).
     cfg: Cfg,
     dt: DomTree,
@@ -331,6 +337,8 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         phi_of: std::mem::take(&mut scratch.phi_of),
         slot_pool: std::mem::take(&mut scratch.slot_pool),
         placing_buffers: std::mem::take(&mut scratch.placing_buffers),
+        rename_buffers: std::mem::take(&mut scratch.rename_buffers),
+        phi_incoming: std::mem::take(&mut scratch.phi_incoming),
     };
     let mut rounds = 0;
     loop {
@@ -364,6 +372,8 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     scratch.phi_of = std::mem::take(&mut p.phi_of);
     scratch.slot_pool = std::mem::take(&mut p.slot_pool);
     scratch.placing_buffers = std::mem::take(&mut p.placing_buffers);
+    scratch.rename_buffers = std::mem::take(&mut p.rename_buffers);
+    scratch.phi_incoming = std::mem::take(&mut p.phi_incoming);
     let (spare_cfg, spare_dt) = p.spare.take();
     scratch.type_sizes = (module_id, std::mem::take(&mut p.md.type_size));
     debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());

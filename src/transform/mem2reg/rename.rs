@@ -31,6 +31,7 @@ use crate::util::fxhash::FxHashMap;
 
 /// LLVM's walk order: first visits (block, tree parent) in preorder, and edge events
 /// `(pred, succ, occurrences)` into blocks that have new phis, in the order LLVM meets them.
+#[derive(Default)]
 pub struct Traversal {
     /// First visits in preorder, with the predecessor they came from.
     pub preorder: Vec<(Block, Option<Block>)>,
@@ -40,14 +41,43 @@ pub struct Traversal {
 
 /// Replays LLVM's renaming walk order from `entry`.
 pub fn traverse(cfg: &Cfg, entry: Block, has_phis: impl Fn(Block) -> bool) -> Traversal {
-    let n = cfg.num_block_ids();
-    let mut visited = vec![false; n];
-    let mut count = vec![0u32; n];
     let mut out = Traversal {
-        preorder: Vec::with_capacity(cfg.num_reachable()),
+        preorder: Vec::new(),
         events: Vec::new(),
     };
-    let mut work: Vec<(Block, Option<Block>, u32)> = vec![(entry, None, 0)];
+    traverse_into(cfg, entry, has_phis, &mut out, &mut TraverseWork::default());
+    out
+}
+
+/// Scratch of [`traverse_into`] (no meaning between walks).
+#[derive(Default)]
+pub struct TraverseWork {
+    visited: Vec<bool>,
+    count: Vec<u32>,
+    work: Vec<(Block, Option<Block>, u32)>,
+}
+
+/// [`traverse`] into `out`, reusing its buffers and `w`'s.
+pub fn traverse_into(
+    cfg: &Cfg,
+    entry: Block,
+    has_phis: impl Fn(Block) -> bool,
+    out: &mut Traversal,
+    w: &mut TraverseWork,
+) {
+    let n = cfg.num_block_ids();
+    let visited = &mut w.visited;
+    visited.clear();
+    visited.resize(n, false);
+    let count = &mut w.count;
+    count.clear();
+    count.resize(n, 0);
+    out.preorder.clear();
+    out.preorder.reserve(cfg.num_reachable());
+    out.events.clear();
+    let work = &mut w.work;
+    work.clear();
+    work.push((entry, None, 0));
     while let Some((mut bb, mut pred, mut edges)) = work.pop() {
         loop {
             if let Some(p) = pred {
@@ -83,7 +113,26 @@ pub fn traverse(cfg: &Cfg, entry: Block, has_phis: impl Fn(Block) -> bool) -> Tr
             bb = first;
         }
     }
-    out
+}
+
+/// The renaming walk's buffers, kept from round to round and function to function (they
+/// carry nothing between walks).
+#[derive(Default)]
+pub struct RenameBuffers {
+    trav: Traversal,
+    trav_work: TraverseWork,
+    cur: Vec<Value>,
+    loc: Vec<Loc>,
+    undo: Vec<(u32, Value, Loc)>,
+    used: Vec<bool>,
+    phi_results: Vec<Value>,
+    ends: FxHashMap<(Block, Block), usize>,
+    end_vals: Vec<(Value, Loc)>,
+    anc: Vec<(Block, usize)>,
+    insts: Vec<Inst>,
+    col: Vec<u32>,
+    work: Vec<u32>,
+    converted: SecondaryMap<Block, bool>,
 }
 
 /// The walk's state: each slot's current value and location, and the undo log; which phis
@@ -123,8 +172,10 @@ pub(crate) fn run(
     p: &mut Promoter<'_, '_>,
     slots: &[Slot],
     phis: &mut [NewPhi],
+    incoming: &mut Vec<(Value, Block)>,
     prune: bool,
 ) -> Vec<bool> {
+    let mut b = std::mem::take(&mut p.rename_buffers);
     let by_block = phis_by_block(phis);
     // The slot a load's or store's pointer operand names, if it is being promoted.
     let mut lookup = std::mem::take(&mut p.slot_of);
@@ -134,81 +185,85 @@ pub(crate) fn run(
         }
     }
     let entry = p.f.layout.entry_block().expect("non-empty function");
-    let trav = traverse(p.cfg(), entry, |b| !by_block[b].is_empty());
+    traverse_into(
+        p.cfg(),
+        entry,
+        |x| !by_block[x].is_empty(),
+        &mut b.trav,
+        &mut b.trav_work,
+    );
     let mut st = State {
-        cur: slots.iter().map(|s| p.f.dfg.undef(s.ty)).collect(),
-        loc: vec![None; slots.len()],
-        undo: Vec::new(),
+        cur: std::mem::take(&mut b.cur),
+        loc: std::mem::take(&mut b.loc),
+        undo: std::mem::take(&mut b.undo),
         phi_of: std::mem::take(&mut p.phi_of),
-        used: vec![!prune; phis.len()],
+        used: std::mem::take(&mut b.used),
     };
-    let phi_results: Vec<Value> = phis
-        .iter()
-        .map(|ph| p.f.dfg.insts[ph.inst].result)
-        .collect();
+    st.cur.clear();
+    st.cur.extend(slots.iter().map(|s| p.f.dfg.undef(s.ty)));
+    st.loc.clear();
+    st.loc.resize(slots.len(), None);
+    st.undo.clear();
+    st.used.clear();
+    st.used.resize(phis.len(), !prune);
+    b.phi_results.clear();
+    b.phi_results
+        .extend(phis.iter().map(|ph| p.f.dfg.insts[ph.inst].result));
     if prune {
-        for (k, &r) in phi_results.iter().enumerate() {
+        for (k, &r) in b.phi_results.iter().enumerate() {
             st.phi_of.set(r, k as u32);
         }
     }
     // Values (and locations) at the end of each predecessor of a phi block.
-    let mut ends: FxHashMap<(Block, Block), usize> = FxHashMap::default();
-    let mut end_vals: Vec<(Value, Loc)> = Vec::new();
-    let mut anc: Vec<(Block, usize)> = Vec::new();
-    let mut insts: Vec<Inst> = Vec::new();
-    for &(b, parent) in &trav.preorder {
-        while let Some(&(top, mark)) = anc.last() {
+    b.ends.clear();
+    b.end_vals.clear();
+    b.anc.clear();
+    for &(bb, parent) in &b.trav.preorder {
+        while let Some(&(top, mark)) = b.anc.last() {
             if Some(top) == parent {
                 break;
             }
             st.undo_to(mark);
-            anc.pop();
+            b.anc.pop();
         }
         let mark = st.undo.len();
-        for &k in &by_block[b] {
+        for &k in &by_block[bb] {
             let ph = &phis[k as usize];
             st.set(ph.slot, p.f.dfg.insts[ph.inst].result, None);
         }
-        insts.clear();
-        insts.extend(p.f.layout.block_insts(b));
-        for &i in &insts {
+        b.insts.clear();
+        b.insts.extend(p.f.layout.block_insts(bb));
+        for &i in &b.insts {
             rename_inst(p, slots, &lookup, &mut st, i);
         }
-        for &s in p.cfg().distinct_succs(b) {
+        for &s in p.cfg().distinct_succs(bb) {
             if by_block[s].is_empty() {
                 continue;
             }
-            ends.insert((s, b), end_vals.len());
+            b.ends.insert((s, bb), b.end_vals.len());
             for &k in &by_block[s] {
                 let slot = phis[k as usize].slot as usize;
-                end_vals.push((st.cur[slot], st.loc[slot]));
+                b.end_vals.push((st.cur[slot], st.loc[slot]));
             }
         }
-        anc.push((b, mark));
+        b.anc.push((bb, mark));
     }
     let live = if prune {
-        live_phis(p.cfg(), phis, &by_block, &st, &ends, &end_vals)
+        live_phis(p.cfg(), phis, &by_block, &st, &mut b)
     } else {
-        std::mem::take(&mut st.used)
+        st.used.clone()
     };
     for s in slots {
         lookup.unset(s.ptr);
     }
-    for &r in &phi_results {
+    for &r in &b.phi_results {
         st.phi_of.unset(r);
     }
     p.slot_of = lookup;
     p.phi_of = st.phi_of;
-    apply_events(
-        p,
-        slots,
-        phis,
-        &live,
-        &by_block,
-        &trav.events,
-        &ends,
-        &end_vals,
-    );
+    (b.cur, b.loc, b.undo, b.used) = (st.cur, st.loc, st.undo, st.used);
+    apply_events(p, slots, phis, incoming, &live, &by_block, &mut b);
+    p.rename_buffers = b;
     live
 }
 
@@ -218,11 +273,12 @@ fn live_phis(
     phis: &[NewPhi],
     by_block: &PhisByBlock,
     st: &State,
-    ends: &FxHashMap<(Block, Block), usize>,
-    end_vals: &[(Value, Loc)],
+    b: &mut RenameBuffers,
 ) -> Vec<bool> {
     // Each phi's position in its block's list (its column in `end_vals`).
-    let mut col = vec![u32::MAX; phis.len()];
+    let col = &mut b.col;
+    col.clear();
+    col.resize(phis.len(), u32::MAX);
     for ph in phis {
         let list = &by_block[ph.block];
         if col[list[0] as usize] == u32::MAX {
@@ -232,17 +288,17 @@ fn live_phis(
         }
     }
     let mut live = st.used.clone();
-    let mut work: Vec<u32> = (0..phis.len() as u32)
-        .filter(|&k| live[k as usize])
-        .collect();
+    let work = &mut b.work;
+    work.clear();
+    work.extend((0..phis.len() as u32).filter(|&k| live[k as usize]));
     while let Some(k) = work.pop() {
-        let b = phis[k as usize].block;
+        let blk = phis[k as usize].block;
         let j = col[k as usize] as usize;
-        for &pred in cfg.preds(b) {
-            let Some(&off) = ends.get(&(b, pred)) else {
+        for &pred in cfg.preds(blk) {
+            let Some(&off) = b.ends.get(&(blk, pred)) else {
                 continue;
             };
-            let q = st.phi_of.get(end_vals[off + j].0);
+            let q = st.phi_of.get(b.end_vals[off + j].0);
             if let Some(q) = q.filter(|&q| !live[q as usize]) {
                 live[q as usize] = true;
                 work.push(q);
@@ -301,47 +357,53 @@ fn store_loc(p: &Promoter<'_, '_>, store: Inst) -> Loc {
         .filter(|n: &MdRef| !n.is_none())
 }
 
-/// Appends incoming values in LLVM's order, merges phi locations, and converts declares at
-/// each phi block's first edge.
-#[allow(clippy::too_many_arguments)]
+/// Appends incoming values in LLVM's order (each live phi's list is a range of `incoming`,
+/// sized by its block's predecessors at its first edge), merges phi locations, and converts
+/// declares at each phi block's first edge.
 fn apply_events(
     p: &mut Promoter<'_, '_>,
     slots: &[Slot],
     phis: &mut [NewPhi],
+    incoming: &mut Vec<(Value, Block)>,
     live: &[bool],
     by_block: &PhisByBlock,
-    events: &[(Block, Block, u32)],
-    ends: &FxHashMap<(Block, Block), usize>,
-    end_vals: &[(Value, Loc)],
+    b: &mut RenameBuffers,
 ) {
-    let mut converted: SecondaryMap<Block, bool> = SecondaryMap::new();
-    for &(pred, succ, n) in events {
-        let Some(&off) = ends.get(&(succ, pred)) else {
+    b.converted.clear();
+    for &(pred, succ, n) in &b.trav.events {
+        let Some(&off) = b.ends.get(&(succ, pred)) else {
             continue;
         };
         for (j, &k) in by_block[succ].iter().enumerate() {
             if !live[k as usize] {
                 continue;
             }
-            let (v, loc) = end_vals[off + j];
-            let ph = &mut phis[k as usize];
-            let merged = if ph.incoming.is_empty() {
+            let (v, loc) = b.end_vals[off + j];
+            let ph = &phis[k as usize];
+            let first = ph.incoming.is_empty();
+            let merged = if first {
                 loc
             } else {
                 let old = ph.loc;
                 debug_info::merge(p.f, &mut p.md, old, loc)
             };
             let ph = &mut phis[k as usize];
-            if ph.incoming.is_empty() {
-                ph.incoming.reserve_exact(p.cfg().preds(succ).len());
+            if first {
+                let start = incoming.len() as u32;
+                let cap = p.cfg().preds(succ).len() as u32;
+                incoming.resize(incoming.len() + cap as usize, (Value::NONE, Block::NONE));
+                ph.incoming = start..start;
+                ph.cap = cap;
             }
             ph.loc = merged;
             for _ in 0..n {
-                ph.incoming.push((v, pred));
+                debug_assert!(ph.incoming.len() < ph.cap as usize, "more edges than preds");
+                incoming[ph.incoming.end as usize] = (v, pred);
+                ph.incoming.end += 1;
             }
         }
-        if !converted[succ] {
-            converted[succ] = true;
+        if !b.converted[succ] {
+            b.converted[succ] = true;
             for &k in by_block[succ].iter().filter(|&&k| live[k as usize]) {
                 let ph = &phis[k as usize];
                 let s = &slots[ph.slot as usize];

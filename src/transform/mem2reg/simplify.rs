@@ -11,7 +11,7 @@
 //! has predecessor edges (edges from unreachable blocks) get `poison` for the missing ones,
 //! in block order, as LLVM does.
 
-use super::slots::{NewPhi, Slot};
+use super::slots::NewPhi;
 use super::Promoter;
 use crate::ir::builder::{CallPart, PhiWriter};
 use crate::ir::dfg::ValueDef;
@@ -60,10 +60,10 @@ fn truncate(v: i128, bits: u32) -> i128 {
 }
 
 /// LLVM's `simplifyPHINode` (with the undef-to-poison guard).
-fn simplify_phi(p: &mut Promoter<'_, '_>, ph: &NewPhi) -> Option<Value> {
+fn simplify_phi(p: &mut Promoter<'_, '_>, ph: &NewPhi, all: &[(Value, Block)]) -> Option<Value> {
     let me = p.f.dfg.insts[ph.inst].result;
     let (mut common, mut has_undef, mut has_poison) = (None::<Value>, false, false);
-    for &(v, _) in &ph.incoming {
+    for &(v, _) in ph.incoming(all) {
         let v = p.f.dfg.resolve(v);
         if v == me {
             continue;
@@ -133,7 +133,7 @@ struct PhiUsers {
 }
 
 impl PhiUsers {
-    fn compute(p: &Promoter<'_, '_>, phis: &[NewPhi]) -> Self {
+    fn compute(p: &Promoter<'_, '_>, phis: &[NewPhi], all: &[(Value, Block)]) -> Self {
         let mut index = crate::entity::SecondaryMap::with_default(u32::MAX);
         index.materialize(p.f.dfg.values.len());
         for (k, ph) in phis.iter().enumerate() {
@@ -143,15 +143,16 @@ impl PhiUsers {
             p: &'a Promoter<'_, '_>,
             index: &'a crate::entity::SecondaryMap<Value, u32>,
             ph: &'a NewPhi,
+            all: &'a [(Value, Block)],
         ) -> impl Iterator<Item = u32> + 'a {
-            ph.incoming
+            ph.incoming(all)
                 .iter()
                 .map(|&(v, _)| index[p.f.dfg.resolve(v)])
                 .filter(|&q| q != u32::MAX)
         }
         let mut start = vec![0u32; phis.len() + 1];
         for ph in phis {
-            for q in operand_phis(p, &index, ph) {
+            for q in operand_phis(p, &index, ph, all) {
                 start[q as usize + 1] += 1;
             }
         }
@@ -161,7 +162,7 @@ impl PhiUsers {
         let mut fill = start.clone();
         let mut users = vec![0u32; start[phis.len()] as usize];
         for (k, ph) in phis.iter().enumerate() {
-            for q in operand_phis(p, &index, ph) {
+            for q in operand_phis(p, &index, ph, all) {
                 users[fill[q as usize] as usize] = k as u32;
                 fill[q as usize] += 1;
             }
@@ -189,11 +190,10 @@ impl PhiUsers {
 
 /// Folds trivial phis, then writes out the others (poison for unreachable predecessors,
 /// `nsz` where the function asks for it, merged locations).
-pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
-    let _ = slots;
+pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Block)]) {
     let n = phis.len();
     let mut alive = vec![true; n];
-    let users = PhiUsers::compute(p, &phis);
+    let users = PhiUsers::compute(p, &phis, all);
     let mut work: Vec<u32> = (0..n as u32).rev().collect();
     let mut queued = vec![true; n];
     // Phis that took over a use of phi k's result from a phi that folded into k.
@@ -203,7 +203,7 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
         if !alive[k as usize] {
             continue;
         }
-        if let Some(v) = simplify_phi(p, &phis[k as usize]) {
+        if let Some(v) = simplify_phi(p, &phis[k as usize], all) {
             let r = p.f.dfg.insts[phis[k as usize].inst].result;
             alive[k as usize] = false;
             p.f.layout.remove_inst(phis[k as usize].inst);
@@ -231,26 +231,35 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: Vec<NewPhi>) {
     }
     let dbg = p.f.dfg.strings.add(b"dbg");
     let mut w = PhiWriter::new(p.f);
+    let mut buf = Vec::new();
     for (k, ph) in phis.into_iter().enumerate() {
         if alive[k] {
-            write_phi(p, &mut w, ph, dbg);
+            write_phi(p, &mut w, ph, all, &mut buf, dbg);
             p.stats.phis_inserted += 1;
         }
     }
 }
 
 /// Writes phi `ph`'s template, adding `poison` for predecessors the walk never reached.
-fn write_phi(p: &mut Promoter<'_, '_>, w: &mut PhiWriter, ph: NewPhi, dbg: Text) {
-    let mut incoming: Vec<(Value, Block)> = ph
-        .incoming
-        .iter()
-        .map(|&(v, b)| (p.f.dfg.resolve(v), b))
-        .collect();
+fn write_phi(
+    p: &mut Promoter<'_, '_>,
+    w: &mut PhiWriter,
+    ph: NewPhi,
+    all: &[(Value, Block)],
+    incoming: &mut Vec<(Value, Block)>,
+    dbg: Text,
+) {
+    incoming.clear();
+    incoming.extend(
+        ph.incoming(all)
+            .iter()
+            .map(|&(v, b)| (p.f.dfg.resolve(v), b)),
+    );
     let preds = p.cfg().preds(ph.block);
     if incoming.len() < preds.len() {
         let mut missing: Vec<Block> = preds.to_vec();
         missing.sort_by_key(|&b| p.cfg().layout_position(b));
-        for &(_, b) in &incoming {
+        for &(_, b) in incoming.iter() {
             if let Some(i) = missing.iter().position(|&m| m == b) {
                 missing.remove(i);
             }
@@ -263,7 +272,7 @@ fn write_phi(p: &mut Promoter<'_, '_>, w: &mut PhiWriter, ph: NewPhi, dbg: Text)
     }
     let ty = p.f.dfg.value_type(p.f.dfg.insts[ph.inst].result);
     let nsz = p.f.no_signed_zeros && is_fp_like(p, ty);
-    w.set_incoming(p.f, ph.inst, nsz, &incoming);
+    w.set_incoming(p.f, ph.inst, nsz, incoming);
     if let Some(l) = ph.loc {
         p.f.dfg.set_attachments(ph.inst, &[(dbg, l)]);
     }

@@ -46,6 +46,7 @@ pub struct Slot {
 }
 
 /// A phi placed for a slot.
+#[derive(Clone)]
 pub struct NewPhi {
     /// The phi.
     pub inst: Inst,
@@ -53,10 +54,20 @@ pub struct NewPhi {
     pub slot: u32,
     /// Its block.
     pub block: Block,
-    /// Incoming `(value, predecessor)` pairs, in LLVM's order.
-    pub incoming: Vec<(Value, Block)>,
+    /// Incoming `(value, predecessor)` pairs, in LLVM's order: a range of the round's
+    /// incoming list (see `rename::run`), empty until the walk first reaches the phi.
+    pub incoming: std::ops::Range<u32>,
+    /// The room reserved for it there (its block's predecessor count).
+    pub cap: u32,
     /// Its location (merged from the stores that reach it).
     pub loc: debug_info::Loc,
+}
+
+impl NewPhi {
+    /// Its incoming pairs, in `all` (the round's incoming list).
+    pub fn incoming<'a>(&self, all: &'a [(Value, Block)]) -> &'a [(Value, Block)] {
+        &all[self.incoming.start as usize..self.incoming.end as usize]
+    }
 }
 
 /// Runs one round on `allocas` (all promotable).
@@ -125,12 +136,15 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     }
     apply_phi_budget(p, &mut slots, &mut phis);
     let bounded = placement(p) == Placement::Bounded;
-    let live = super::rename::run(p, &slots, &mut phis, bounded);
+    let mut incoming = std::mem::take(&mut p.phi_incoming);
+    incoming.clear();
+    let live = super::rename::run(p, &slots, &mut phis, &mut incoming, bounded);
     if bounded {
         keep_live_phis(p, &slots, &mut phis, &live);
     }
     finish_slots(p, &slots);
-    super::simplify::run(p, &slots, phis);
+    super::simplify::run(p, phis, &incoming);
+    p.phi_incoming = incoming;
     p.slot_pool.append(&mut slots);
 }
 
@@ -587,7 +601,8 @@ fn place_phis(
             inst,
             slot,
             block: b,
-            incoming: Vec::new(),
+            incoming: 0..0,
+            cap: 0,
             loc: None,
         });
     }
