@@ -208,6 +208,10 @@ impl<K: EntityRef, V: Clone> SecondaryMap<K, V> {
     pub fn len(&self) -> usize {
         self.elems.len()
     }
+    /// The materialised slots, indexed by id (ids beyond hold the default).
+    pub fn as_mut_slice(&mut self) -> &mut [V] {
+        &mut self.elems
+    }
     /// Whether no slot is materialised.
     pub fn is_empty(&self) -> bool {
         self.elems.is_empty()

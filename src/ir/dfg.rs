@@ -332,25 +332,35 @@ impl DataFlowGraph {
         if !self.has_aliases {
             return;
         }
+        use crate::entity::EntityRef;
         // Compress every chain in place: afterwards each replaced value maps to its root.
-        let n = self.aliases.len();
+        let al = self.aliases.as_mut_slice();
+        let n = al.len();
         let mut stack = Vec::new();
         for i in 0..n {
+            let first = al[i];
+            if first.is_none() || al.get(first.index()).is_none_or(|r| r.is_none()) {
+                continue;
+            }
             let mut v = Value(i as u32);
-            while !self.aliases[v].is_none() && !self.aliases[self.aliases[v]].is_none() {
+            while let Some(&next) = al.get(v.index()).filter(|x| !x.is_none()) {
+                if al.get(next.index()).is_none_or(|r| r.is_none()) {
+                    break;
+                }
                 stack.push(v);
-                v = self.aliases[v];
+                v = next;
                 assert!(stack.len() <= n, "alias cycle");
             }
-            let root = self.aliases[v];
+            let root = al[v.index()];
             for s in stack.drain(..) {
-                self.aliases[s] = root;
+                al[s.index()] = root;
             }
         }
         for op in &mut self.value_pool {
-            let f = *self.aliases.get(*op);
-            if !f.is_none() {
-                *op = f;
+            if let Some(&f) = al.get(op.index()) {
+                if !f.is_none() {
+                    *op = f;
+                }
             }
         }
         self.aliases.clear();

@@ -279,7 +279,8 @@ struct Scratch {
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    /// Boxed, so that taking it out and putting it back moves a pointer, not the buffers.
+    static SCRATCH: std::cell::RefCell<Option<Box<Scratch>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Promotes the slots of one function. `ctx` is the module's reader context (for debug
@@ -304,7 +305,9 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
             &default_dl
         }
     };
-    let mut scratch = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let mut scratch = SCRATCH
+        .with(|s| s.borrow_mut().take())
+        .unwrap_or_default();
     let module_id = ctx.map_or(0, |c| c.id);
     let sizes = match std::mem::take(&mut scratch.type_sizes) {
         (id, sizes) if id == module_id && id != 0 => sizes,
@@ -382,7 +385,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     drop(p);
     scratch.cfg = cfg.into_inner().or(spare_cfg).unwrap_or_default();
     scratch.dt = dt.into_inner().or(spare_dt).unwrap_or_default();
-    SCRATCH.with(|s| *s.borrow_mut() = scratch);
+    SCRATCH.with(|s| *s.borrow_mut() = Some(scratch));
     report
 }
 
