@@ -339,12 +339,12 @@ impl DataFlowGraph {
         let mut stack = Vec::new();
         for i in 0..n {
             let first = al[i];
-            if first.is_none() || al.get(first.index()).is_none_or(|r| r.is_none()) {
+            if first.is_none() || al.get(first.index()).map_or(true, |r| r.is_none()) {
                 continue;
             }
             let mut v = Value(i as u32);
             while let Some(&next) = al.get(v.index()).filter(|x| !x.is_none()) {
-                if al.get(next.index()).is_none_or(|r| r.is_none()) {
+                if al.get(next.index()).map_or(true, |r| r.is_none()) {
                     break;
                 }
                 stack.push(v);
