@@ -121,14 +121,14 @@ impl DataFlowGraph {
     /// pools step by step. Only a capacity hint: nothing observable changes.
     pub fn reserve(&mut self, insts: usize, pieces: usize) {
         if self.insts.is_empty() {
-            self.insts = PrimaryMap::with_capacity(insts);
+            self.insts = PrimaryMap::with_capacity(insts + insts / 8);
         }
         if self.values.is_empty() {
-            self.values = PrimaryMap::with_capacity(insts + insts / 4);
+            self.values = PrimaryMap::with_capacity(insts + insts / 2);
         }
-        self.value_pool.reserve(insts + insts / 2);
-        self.block_pool.reserve(insts / 4);
-        self.pieces.reserve(pieces);
+        self.value_pool.reserve(insts * 2);
+        self.block_pool.reserve(insts / 2);
+        self.pieces.reserve(pieces + insts / 2);
     }
 
     /// Adds a value.

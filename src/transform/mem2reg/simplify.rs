@@ -12,6 +12,7 @@
 //! in block order, as LLVM does.
 
 use super::slots::NewPhi;
+use super::tags::ValueTags;
 use super::Promoter;
 use crate::ir::builder::{CallPart, PhiWriter};
 use crate::ir::dfg::ValueDef;
@@ -125,30 +126,28 @@ fn value_dominates_block(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
 /// For each new phi's result, the new phis that take it as an operand (compressed rows: one
 /// allocation for all of them).
 struct PhiUsers {
-    /// Each result's phi index (`u32::MAX`: not a new phi).
-    index: crate::entity::SecondaryMap<Value, u32>,
+    /// Each new phi result's phi index (borrowed from the pass: untagged again by `release`).
+    index: ValueTags,
     /// Row `k` is `users[start[k]..start[k + 1]]`.
     start: Vec<u32>,
     users: Vec<u32>,
 }
 
 impl PhiUsers {
-    fn compute(p: &Promoter<'_, '_>, phis: &[NewPhi], all: &[(Value, Block)]) -> Self {
-        let mut index = crate::entity::SecondaryMap::with_default(u32::MAX);
-        index.materialize(p.f.dfg.values.len());
+    fn compute(p: &mut Promoter<'_, '_>, phis: &[NewPhi], all: &[(Value, Block)]) -> Self {
+        let mut index = std::mem::take(&mut p.phi_of);
         for (k, ph) in phis.iter().enumerate() {
-            index[p.f.dfg.insts[ph.inst].result] = k as u32;
+            index.set(p.f.dfg.insts[ph.inst].result, k as u32);
         }
         fn operand_phis<'a>(
             p: &'a Promoter<'_, '_>,
-            index: &'a crate::entity::SecondaryMap<Value, u32>,
+            index: &'a ValueTags,
             ph: &'a NewPhi,
             all: &'a [(Value, Block)],
         ) -> impl Iterator<Item = u32> + 'a {
             ph.incoming(all)
                 .iter()
-                .map(|&(v, _)| index[p.f.dfg.resolve(v)])
-                .filter(|&q| q != u32::MAX)
+                .filter_map(|&(v, _)| index.get(p.f.dfg.resolve(v)))
         }
         let mut start = vec![0u32; phis.len() + 1];
         for ph in phis {
@@ -174,16 +173,26 @@ impl PhiUsers {
         }
     }
 
+    /// Untags the phis' results and gives the table back to the pass.
+    fn release(mut self, p: &mut Promoter<'_, '_>, phis: &[NewPhi]) {
+        for ph in phis {
+            self.index.unset(p.f.dfg.insts[ph.inst].result);
+        }
+        p.phi_of = self.index;
+    }
+
     /// The index of the new phi whose result is `r`.
     fn phi_index(&self, r: Value) -> Option<u32> {
-        Some(self.index[r]).filter(|&k| k != u32::MAX)
+        self.index.get(r)
     }
 
     /// The phis using `r` (empty if `r` is not a new phi's result).
     fn of(&self, r: Value) -> &[u32] {
-        match self.index[r] {
-            u32::MAX => &[],
-            k => &self.users[self.start[k as usize] as usize..self.start[k as usize + 1] as usize],
+        match self.index.get(r) {
+            None => &[],
+            Some(k) => {
+                &self.users[self.start[k as usize] as usize..self.start[k as usize + 1] as usize]
+            }
         }
     }
 }
@@ -229,6 +238,7 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Bl
             }
         }
     }
+    users.release(p, &phis);
     let dbg = p.f.dfg.strings.add(b"dbg");
     let mut w = PhiWriter::new(p.f);
     let mut buf = Vec::new();
