@@ -12,6 +12,7 @@
 //! records. Invariant: nothing here changes values; only debug instructions are added.
 
 use super::edit::{make_dbg_value, DbgForm, DbgValueParts};
+use crate::entity::EntityRef;
 use crate::ir::datalayout::DataLayout;
 use crate::ir::metadata::{self, Location, MdNodeId, MdReader};
 use crate::ir::{DbgKind, Function, Inst, MdRef, Opcode, Type, Value};
@@ -39,6 +40,8 @@ pub struct DbgMd<'m> {
     scopes: FxHashMap<u32, (bool, Option<MdNodeId>)>,
     /// Per scope node: its enclosing subprogram.
     subprograms: FxHashMap<u32, Option<MdNodeId>>,
+    /// Allocation size in bytes per type id of the function (`None`: not computed yet).
+    alloc_sizes: Vec<Option<Option<u64>>>,
 }
 
 impl<'m> DbgMd<'m> {
@@ -62,7 +65,28 @@ impl<'m> DbgMd<'m> {
             locations: FxHashMap::default(),
             scopes: FxHashMap::default(),
             subprograms: FxHashMap::default(),
+            alloc_sizes: Vec::new(),
         }
+    }
+
+    /// [`DataLayout::alloc_size`](crate::ir::datalayout::DataLayout::alloc_size) of `ty`,
+    /// memoized per type (every debug value asks it for its value's and its slot's type).
+    pub fn alloc_size(
+        &mut self,
+        func: &Function,
+        dl: &crate::ir::datalayout::DataLayout,
+        ty: Type,
+    ) -> Option<u64> {
+        let i = ty.index();
+        if let Some(&Some(size)) = self.alloc_sizes.get(i) {
+            return size;
+        }
+        let size = dl.alloc_size(&func.types, ty);
+        if i >= self.alloc_sizes.len() {
+            self.alloc_sizes.resize(i + 1, None);
+        }
+        self.alloc_sizes[i] = Some(size);
+        size
     }
 
     /// [`MdReader::location`], memoized for `!N` references.
@@ -281,7 +305,7 @@ pub fn covers(
     user: &DbgUser,
     slot: SlotInfo<'_>,
 ) -> bool {
-    let Some(value_bytes) = slot.dl.alloc_size(&func.types, ty) else {
+    let Some(value_bytes) = md.alloc_size(func, slot.dl, ty) else {
         return false;
     };
     let value_bits = value_bytes * 8;

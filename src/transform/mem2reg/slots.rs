@@ -274,8 +274,8 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
 }
 
 /// The data layout and the slot's allocation size, for debug-info conversions.
-pub(super) fn slot_info<'a>(p: &Promoter<'_, 'a>, s: &Slot) -> debug_info::SlotInfo<'a> {
-    let elem = p.dl.alloc_size(&p.f.types, s.ty).map(|b| b * 8);
+pub(super) fn slot_info<'a>(p: &mut Promoter<'_, 'a>, s: &Slot) -> debug_info::SlotInfo<'a> {
+    let elem = p.md.alloc_size(p.f, p.dl, s.ty).map(|b| b * 8);
     let count = match p.f.dfg.inst_values(s.alloca).first() {
         None => Some(1),
         Some(&c) => match p.f.dfg.values[p.f.dfg.resolve(c)].def {
