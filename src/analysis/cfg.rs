@@ -73,6 +73,28 @@ impl Csr {
         }
     }
 
+    /// Makes `out` this relation with *adjacent* repeats in each list removed (for lists
+    /// whose repeats are adjacent, as predecessor lists' are, the distinct relation).
+    fn dedup_adjacent_into(&self, out: &mut Csr) {
+        let n = self.off.len() - 1;
+        out.off.clear();
+        out.off.reserve(n + 1);
+        out.targets.clear();
+        out.targets.reserve(self.targets.len());
+        out.off.push(0);
+        for i in 0..n {
+            let list = &self.targets[self.off[i] as usize..self.off[i + 1] as usize];
+            let mut last = Block::NONE;
+            for &t in list {
+                if t != last {
+                    out.targets.push(t);
+                    last = t;
+                }
+            }
+            out.off.push(out.targets.len() as u32);
+        }
+    }
+
     /// Makes `out` the same relation with repeated targets of a source removed (first
     /// occurrence kept). `seen` is scratch.
     fn distinct_into(&self, n: usize, out: &mut Csr, seen: &mut Vec<Block>) {
@@ -223,8 +245,9 @@ impl Cfg {
         self.succs
             .reverse_into(n, &self.layout, &mut self.preds, &mut w.count);
         self.succs.distinct_into(n, &mut self.dsuccs, &mut w.seen);
-        self.dsuccs
-            .reverse_into(n, &self.layout, &mut self.dpreds, &mut w.count);
+        // A predecessor's repeats are adjacent (sources are visited in layout order), so
+        // dropping adjacent repeats gives what reversing the distinct successors would.
+        self.preds.dedup_adjacent_into(&mut self.dpreds);
         dfs_csr_into(
             n,
             self.entry,
