@@ -84,7 +84,6 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     let mut placing = None;
     let mut i = 0;
     while i < slots.len() {
-        remove_intrinsic_users(p, uses, slots[i].ptr);
         gather(p, uses, &mut slots[i]);
         let s = &mut slots[i];
         let fast = p.opts.flavour == super::Flavour::Pruned;
@@ -180,38 +179,30 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
     s
 }
 
-/// LLVM's `removeIntrinsicUsers`: lifetime markers go, droppable uses are dropped, and
-/// casts / zero GEPs feeding only those go with their users.
-fn remove_intrinsic_users(p: &mut Promoter<'_, '_>, uses: &UseIndex, ptr: Value) {
-    for &(u, k) in uses.users(ptr) {
-        if !p.f.layout.is_inst_inserted(u) || super::promotable::is_debug(p.f, u) {
-            continue;
-        }
-        match p.f.dfg.opcode(u) {
-            Opcode::Load | Opcode::Store => continue,
-            _ => {}
-        }
-        if super::promotable::is_droppable(p.f, u) {
-            drop_droppable_use(p, u, k);
-            continue;
-        }
-        let r = p.f.dfg.insts[u].result;
-        if !r.is_none() {
-            for &(uu, kk) in uses.users(r) {
-                if !p.f.layout.is_inst_inserted(uu) || super::promotable::is_debug(p.f, uu) {
-                    continue;
-                }
-                if super::promotable::is_droppable(p.f, uu) {
-                    drop_droppable_use(p, uu, kk);
-                } else {
-                    p.forget_name(uu);
-                    erase(p.f, uu);
-                }
+/// LLVM's `removeIntrinsicUsers`, for one user `u` (operand `k`) of a slot's address that is
+/// not a load, store or debug use: a lifetime marker goes, a droppable use is dropped, and a
+/// cast / zero GEP feeding only those goes with its users.
+fn remove_intrinsic_user(p: &mut Promoter<'_, '_>, uses: &UseIndex, u: Inst, k: u32) {
+    if super::promotable::is_droppable(p.f, u) {
+        drop_droppable_use(p, u, k);
+        return;
+    }
+    let r = p.f.dfg.insts[u].result;
+    if !r.is_none() {
+        for &(uu, kk) in uses.users(r) {
+            if !p.f.layout.is_inst_inserted(uu) || super::promotable::is_debug(p.f, uu) {
+                continue;
+            }
+            if super::promotable::is_droppable(p.f, uu) {
+                drop_droppable_use(p, uu, kk);
+            } else {
+                p.forget_name(uu);
+                erase(p.f, uu);
             }
         }
-        p.forget_name(u);
-        erase(p.f, u);
     }
+    p.forget_name(u);
+    erase(p.f, u);
 }
 
 /// `Instruction::dropDroppableUse` for an `llvm.assume` bundle operand: the operand becomes
@@ -235,22 +226,13 @@ fn drop_droppable_use(p: &mut Promoter<'_, '_>, call: Inst, k: u32) {
     }
 }
 
-/// Collects the slot's remaining loads, stores and debug users.
+/// Collects the slot's loads, stores and debug users, and removes its other users (lifetime
+/// markers, droppable uses: see [`remove_intrinsic_user`]).
 fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
     s.loads.clear();
     s.stores.clear();
     s.dbg.clear();
-    // Sized once (a slot's lists would otherwise grow, and be copied, a few times each).
-    let (mut loads, mut stores) = (0, 0);
-    for &(u, k) in uses.users(s.ptr) {
-        match p.f.dfg.opcode(u) {
-            Opcode::Load => loads += 1,
-            Opcode::Store if k == 1 => stores += 1,
-            _ => {}
-        }
-    }
-    s.loads.reserve(loads);
-    s.stores.reserve(stores);
+    // (A recycled slot's lists keep their buffers: they rarely grow here.)
     for &(u, k) in uses.users(s.ptr) {
         if !p.f.layout.is_inst_inserted(u) {
             continue;
@@ -268,7 +250,7 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
                     }
                 }
             }
-            _ => {}
+            _ => remove_intrinsic_user(p, uses, u, k),
         }
     }
 }
