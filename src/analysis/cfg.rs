@@ -76,23 +76,8 @@ impl Csr {
     /// Makes `out` this relation with *adjacent* repeats in each list removed (for lists
     /// whose repeats are adjacent, as predecessor lists' are, the distinct relation).
     fn dedup_adjacent_into(&self, out: &mut Csr) {
-        let n = self.off.len() - 1;
-        out.off.clear();
-        out.off.reserve(n + 1);
-        out.targets.clear();
-        out.targets.reserve(self.targets.len());
-        out.off.push(0);
-        for i in 0..n {
-            let list = &self.targets[self.off[i] as usize..self.off[i + 1] as usize];
-            let mut last = Block::NONE;
-            for &t in list {
-                if t != last {
-                    out.targets.push(t);
-                    last = t;
-                }
-            }
-            out.off.push(out.targets.len() as u32);
-        }
+        let mut last = (Block::NONE, Block::NONE);
+        self.filter_into(out, |a, t| std::mem::replace(&mut last, (a, t)) != (a, t));
     }
 
     /// Makes `out` the same relation with repeated targets of a source removed (first
@@ -100,6 +85,13 @@ impl Csr {
     fn distinct_into(&self, n: usize, out: &mut Csr, seen: &mut Vec<Block>) {
         seen.clear();
         seen.resize(n, Block::NONE);
+        self.filter_into(out, |a, t| std::mem::replace(&mut seen[t.index()], a) != a);
+    }
+
+    /// Makes `out` this relation with only the edges `a -> t` that `keep(a, t)` accepts (asked
+    /// once per edge, sources in id order, targets in list order).
+    fn filter_into(&self, out: &mut Csr, mut keep: impl FnMut(Block, Block) -> bool) {
+        let n = self.off.len() - 1;
         out.off.clear();
         out.off.reserve(n + 1);
         out.targets.clear();
@@ -108,8 +100,7 @@ impl Csr {
         for i in 0..n {
             let a = Block::new(i);
             for &t in self.get(a) {
-                if seen[t.index()] != a {
-                    seen[t.index()] = a;
+                if keep(a, t) {
                     out.targets.push(t);
                 }
             }
@@ -194,7 +185,10 @@ impl Cfg {
         self.succs.targets.resize(total as usize, Block::NONE);
         let mut next = 0;
         for &b in &self.layout {
-            let (start, k) = (self.succs.off[b.index()] as usize, w.count[b.index()] as usize);
+            let (start, k) = (
+                self.succs.off[b.index()] as usize,
+                w.count[b.index()] as usize,
+            );
             self.succs.targets[start..start + k].copy_from_slice(&w.flat[next..next + k]);
             next += k;
         }

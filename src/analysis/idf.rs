@@ -74,6 +74,15 @@ impl BlockSet for Vec<bool> {
 pub struct IdfCalculator<'a> {
     cfg: &'a Cfg,
     dt: &'a DomTree,
+    b: IdfBuffers,
+    /// Blocks walked by the last call (its cost, for callers deciding whether to keep it).
+    walked_count: usize,
+}
+
+/// The scratch space of an [`IdfCalculator`], kept to build the next one (of another
+/// function) without allocating: it carries nothing from one function to the next.
+#[derive(Default)]
+pub struct IdfBuffers {
     defs: BlockMarks,
     queued: BlockMarks,
     walked: BlockMarks,
@@ -87,21 +96,6 @@ pub struct IdfCalculator<'a> {
     /// its dominator subtree (`u32::MAX` for unreachable blocks): a walk from a root at level
     /// `L` skips a subtree whose value exceeds `L`, since no edge leaving it can be a join edge
     /// for that root or for any later (shallower) one.
-    min_join: Vec<u32>,
-    /// Blocks walked by the last call (its cost, for callers deciding whether to keep it).
-    walked_count: usize,
-}
-
-/// The buffers of an [`IdfCalculator`], kept to build the next one (of another function)
-/// without allocating: they carry nothing from one function to the next.
-#[derive(Default)]
-pub struct IdfBuffers {
-    defs: BlockMarks,
-    queued: BlockMarks,
-    walked: BlockMarks,
-    heap: BinaryHeap<(u32, u32, Block)>,
-    initial: Vec<(u32, u32, Block)>,
-    stack: Vec<Block>,
     min_join: Vec<u32>,
 }
 
@@ -124,28 +118,14 @@ impl<'a> IdfCalculator<'a> {
         Self {
             cfg,
             dt,
-            defs: b.defs,
-            queued: b.queued,
-            walked: b.walked,
-            heap: b.heap,
-            initial: b.initial,
-            stack: b.stack,
-            min_join: b.min_join,
+            b,
             walked_count: 0,
         }
     }
 
     /// The buffers, for the next calculator.
     pub fn into_buffers(self) -> IdfBuffers {
-        IdfBuffers {
-            defs: self.defs,
-            queued: self.queued,
-            walked: self.walked,
-            heap: self.heap,
-            initial: self.initial,
-            stack: self.stack,
-            min_join: self.min_join,
-        }
+        self.b
     }
 
     /// `DF⁺(defs)` into `out` (cleared first), sorted by layout position.
@@ -166,10 +146,10 @@ impl<'a> IdfCalculator<'a> {
 
     /// The deepest queued block: the greater of the two parts of the queue.
     fn pop(&mut self) -> Option<(u32, u32, Block)> {
-        match (self.initial.last(), self.heap.peek()) {
-            (Some(a), Some(b)) if a < b => self.heap.pop(),
-            (Some(_), _) => self.initial.pop(),
-            (None, _) => self.heap.pop(),
+        match (self.b.initial.last(), self.b.heap.peek()) {
+            (Some(a), Some(b)) if a < b => self.b.heap.pop(),
+            (Some(_), _) => self.b.initial.pop(),
+            (None, _) => self.b.heap.pop(),
         }
     }
 
@@ -185,42 +165,42 @@ impl<'a> IdfCalculator<'a> {
         out: &mut Vec<Block>,
     ) {
         out.clear();
-        self.defs.clear();
-        self.queued.clear();
-        self.walked.clear();
-        self.heap.clear();
+        self.b.defs.clear();
+        self.b.queued.clear();
+        self.b.walked.clear();
+        self.b.heap.clear();
         self.walked_count = 0;
         let dt = self.dt;
-        self.initial.clear();
+        self.b.initial.clear();
         for &d in defs {
-            if dt.is_reachable(d) && self.defs.insert(d) {
-                self.initial.push((dt.level_raw(d), dt.dfs_in_raw(d), d));
+            if dt.is_reachable(d) && self.b.defs.insert(d) {
+                self.b.initial.push((dt.level_raw(d), dt.dfs_in_raw(d), d));
             }
         }
         // A stable sort is linear on a few sorted runs, and definition lists gathered in
         // layout order mostly are (a heap of all of them would cost `k log k` every time).
-        self.initial.sort();
+        self.b.initial.sort();
         while let Some((root_level, _, root)) = self.pop() {
-            self.stack.push(root);
-            self.walked.insert(root);
-            while let Some(x) = self.stack.pop() {
+            self.b.stack.push(root);
+            self.b.walked.insert(root);
+            while let Some(x) = self.b.stack.pop() {
                 self.walked_count += 1;
                 for &y in self.cfg.succs(x) {
                     let level = dt.level_raw(y);
-                    if level > root_level || !self.queued.insert(y) {
+                    if level > root_level || !self.b.queued.insert(y) {
                         continue;
                     }
                     if live_in.is_some_and(|s| !s.contains_block(y)) {
                         continue;
                     }
                     out.push(y);
-                    if !self.defs.contains(y) {
-                        self.heap.push((level, dt.dfs_in_raw(y), y));
+                    if !self.b.defs.contains(y) {
+                        self.b.heap.push((level, dt.dfs_in_raw(y), y));
                     }
                 }
                 for &c in dt.children(x) {
-                    if self.min_join[c.index()] <= root_level && self.walked.insert(c) {
-                        self.stack.push(c);
+                    if self.b.min_join[c.index()] <= root_level && self.b.walked.insert(c) {
+                        self.b.stack.push(c);
                     }
                 }
             }
@@ -230,7 +210,7 @@ impl<'a> IdfCalculator<'a> {
     }
 }
 
-/// [`IdfCalculator::min_join`]: bottom-up over the dominator tree, `O(blocks + edges)`.
+/// [`IdfBuffers::min_join`]: bottom-up over the dominator tree, `O(blocks + edges)`.
 fn min_join_levels(cfg: &Cfg, dt: &DomTree, m: &mut Vec<u32>) {
     m.clear();
     m.resize(cfg.num_block_ids(), u32::MAX);

@@ -86,7 +86,11 @@ impl LiveBound {
         self.found.sort();
         for &(i, o) in &self.found {
             // Subtrees nest or are disjoint: one starting inside the last is within it.
-            if self.subtrees.last().is_some_and(|&(_, last_out)| i <= last_out) {
+            if self
+                .subtrees
+                .last()
+                .is_some_and(|&(_, last_out)| i <= last_out)
+            {
                 continue;
             }
             self.subtrees.push((i, o));

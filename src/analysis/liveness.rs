@@ -37,13 +37,11 @@ use crate::ir::{flags, Block, Function, Inst, Opcode, Value, ValueDef};
 /// space: build one per function and call [`LiveInCalculator::compute`] per slot.
 pub struct LiveInCalculator<'a> {
     cfg: &'a Cfg,
-    defs: BlockMarks,
-    live: BlockMarks,
-    work: Vec<Block>,
+    b: LiveInBuffers,
 }
 
-/// The buffers of a [`LiveInCalculator`], kept to build the next one (of another function)
-/// without allocating: they carry nothing from one function to the next.
+/// The scratch space of a [`LiveInCalculator`], kept to build the next one (of another
+/// function) without allocating: it carries nothing from one function to the next.
 #[derive(Default)]
 pub struct LiveInBuffers {
     defs: BlockMarks,
@@ -63,21 +61,12 @@ impl<'a> LiveInCalculator<'a> {
         b.defs.reset(n);
         b.live.reset(n);
         b.work.clear();
-        Self {
-            cfg,
-            defs: b.defs,
-            live: b.live,
-            work: b.work,
-        }
+        Self { cfg, b }
     }
 
     /// The buffers, for the next calculator.
     pub fn into_buffers(self) -> LiveInBuffers {
-        LiveInBuffers {
-            defs: self.defs,
-            live: self.live,
-            work: self.work,
-        }
+        self.b
     }
 
     /// The live-in blocks of a slot stored to in `def_blocks` and read before any store in
@@ -91,25 +80,25 @@ impl<'a> LiveInCalculator<'a> {
         out: &mut Vec<Block>,
     ) -> &BlockMarks {
         out.clear();
-        self.defs.clear();
-        self.live.clear();
+        self.b.defs.clear();
+        self.b.live.clear();
         for &d in def_blocks {
-            self.defs.insert(d);
+            self.b.defs.insert(d);
         }
-        self.work.clear();
-        self.work.extend_from_slice(use_before_def_blocks);
-        while let Some(b) = self.work.pop() {
-            if !self.live.insert(b) {
+        self.b.work.clear();
+        self.b.work.extend_from_slice(use_before_def_blocks);
+        while let Some(b) = self.b.work.pop() {
+            if !self.b.live.insert(b) {
                 continue;
             }
             out.push(b);
             for &p in self.cfg.distinct_preds(b) {
-                if !self.defs.contains(p) && !self.live.contains(p) {
-                    self.work.push(p);
+                if !self.b.defs.contains(p) && !self.b.live.contains(p) {
+                    self.b.work.push(p);
                 }
             }
         }
-        &self.live
+        &self.b.live
     }
 }
 

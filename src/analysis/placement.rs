@@ -50,27 +50,25 @@ const KEEP_MARGIN: usize = 32;
 pub struct PrunedPlacer<'a> {
     dt: &'a DomTree,
     idf: IdfCalculator<'a>,
+    b: PlacerBuffers,
+    /// How many calls were answered from a kept entry.
+    shared: u64,
+    /// Keep every answer, cheap or not (tests of the sharing itself).
+    keep_every: bool,
+}
+
+/// The kept answers and scratch of a [`PrunedPlacer`] (the IDF calculator's included), kept
+/// to build the next one (of another function) without allocating: nothing carries over,
+/// as [`PrunedPlacer::with_buffers`] drops the answers.
+#[derive(Default)]
+pub struct PlacerBuffers {
+    idf: IdfBuffers,
     /// Hash of a key -> the first entry with that hash.
     by_hash: FxHashMap<u64, u32>,
     entries: Vec<Entry>,
     /// Keys and answers of all entries, back to back.
     store: Vec<Block>,
-    /// How many calls were answered from a kept entry.
-    shared: u64,
-    /// Keep every answer, cheap or not (tests of the sharing itself).
-    keep_every: bool,
     /// The last slot's bound (kept for its buffers).
-    bound: LiveBound,
-}
-
-/// The buffers of a [`PrunedPlacer`], kept to build the next one (of another function)
-/// without allocating: they carry nothing from one function to the next.
-#[derive(Default)]
-pub struct PlacerBuffers {
-    idf: IdfBuffers,
-    by_hash: FxHashMap<u64, u32>,
-    entries: Vec<Entry>,
-    store: Vec<Block>,
     bound: LiveBound,
 }
 
@@ -85,27 +83,20 @@ impl<'a> PrunedPlacer<'a> {
         b.by_hash.clear();
         b.entries.clear();
         b.store.clear();
+        let idf = IdfCalculator::with_buffers(cfg, dt, std::mem::take(&mut b.idf));
         Self {
             dt,
-            idf: IdfCalculator::with_buffers(cfg, dt, b.idf),
-            by_hash: b.by_hash,
-            entries: b.entries,
-            store: b.store,
+            idf,
+            b,
             shared: 0,
             keep_every: false,
-            bound: b.bound,
         }
     }
 
     /// The buffers, for the next placer.
-    pub fn into_buffers(self) -> PlacerBuffers {
-        PlacerBuffers {
-            idf: self.idf.into_buffers(),
-            by_hash: self.by_hash,
-            entries: self.entries,
-            store: self.store,
-            bound: self.bound,
-        }
+    pub fn into_buffers(mut self) -> PlacerBuffers {
+        self.b.idf = self.idf.into_buffers();
+        self.b
     }
 
     /// The blocks that need a phi for a slot stored in `defs` and loaded before any store in
@@ -113,25 +104,25 @@ impl<'a> PrunedPlacer<'a> {
     /// position. Returns whether the bound was the whole function.
     pub fn place(&mut self, defs: &[Block], uses: &[Block], out: &mut Vec<Block>) -> bool {
         let h = key_hash(defs, uses);
-        let first = self.by_hash.get(&h).copied();
+        let first = self.b.by_hash.get(&h).copied();
         let mut id = first.unwrap_or(u32::MAX);
         while id != u32::MAX {
-            let e = &self.entries[id as usize];
-            if self.store[e.defs.clone()] == *defs && self.store[e.uses.clone()] == *uses {
+            let e = &self.b.entries[id as usize];
+            if self.b.store[e.defs.clone()] == *defs && self.b.store[e.uses.clone()] == *uses {
                 out.clear();
-                out.extend_from_slice(&self.store[e.blocks.clone()]);
+                out.extend_from_slice(&self.b.store[e.blocks.clone()]);
                 self.shared += 1;
                 return e.all;
             }
             id = e.next;
         }
-        self.bound.recompute(self.dt, defs, uses);
+        self.b.bound.recompute(self.dt, defs, uses);
         let set = LiveBoundIn {
-            bound: &self.bound,
+            bound: &self.b.bound,
             dt: self.dt,
         };
         self.idf.compute_pruned(defs, &set, out);
-        let all = self.bound.is_all();
+        let all = self.b.bound.is_all();
         let stored = defs.len() + uses.len() + out.len();
         if self.keep_every || defs.len() + uses.len() + self.idf.last_walk() > stored + KEEP_MARGIN
         {
@@ -150,13 +141,13 @@ impl<'a> PrunedPlacer<'a> {
         all: bool,
     ) {
         let mut put = |xs: &[Block]| {
-            let start = self.store.len();
-            self.store.extend_from_slice(xs);
-            start..self.store.len()
+            let start = self.b.store.len();
+            self.b.store.extend_from_slice(xs);
+            start..self.b.store.len()
         };
         let (defs, uses, blocks) = (put(defs), put(uses), put(out));
-        self.by_hash.insert(h, self.entries.len() as u32);
-        self.entries.push(Entry {
+        self.b.by_hash.insert(h, self.b.entries.len() as u32);
+        self.b.entries.push(Entry {
             defs,
             uses,
             blocks,

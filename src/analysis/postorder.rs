@@ -41,7 +41,14 @@ pub struct DfsWork {
 /// `succs[off[i] as usize..off[i + 1] as usize]` (`off.len() == num_blocks + 1`).
 pub fn dfs_csr(num_blocks: usize, root: Block, off: &[u32], succs: &[Block]) -> Dfs {
     let mut out = Dfs::default();
-    dfs_csr_into(num_blocks, root, off, succs, &mut out, &mut DfsWork::default());
+    dfs_csr_into(
+        num_blocks,
+        root,
+        off,
+        succs,
+        &mut out,
+        &mut DfsWork::default(),
+    );
     out
 }
 

@@ -305,9 +305,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
             &default_dl
         }
     };
-    let mut scratch = SCRATCH
-        .with(|s| s.borrow_mut().take())
-        .unwrap_or_default();
+    let mut scratch = SCRATCH.with(|s| s.borrow_mut().take()).unwrap_or_default();
     let module_id = ctx.map_or(0, |c| c.id);
     let sizes = match std::mem::take(&mut scratch.type_sizes) {
         (id, sizes) if id == module_id && id != 0 => sizes,

@@ -150,33 +150,30 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
 fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
     let d = p.f.dfg.insts[a];
     let block = p.f.layout.inst_block(a).expect("placed alloca");
-    // A recycled slot keeps its lists' buffers (see `Promoter::slot_pool`).
-    let mut s = p.slot_pool.pop().unwrap_or_else(|| Slot {
+    // A recycled slot lends its lists' buffers (see `Promoter::slot_pool`).
+    let (mut name, mut loads, mut stores, mut dbg) = match p.slot_pool.pop() {
+        Some(old) => (old.name, old.loads, old.stores, old.dbg),
+        None => Default::default(),
+    };
+    name.clear();
+    loads.clear();
+    stores.clear();
+    dbg.clear();
+    if let Some(n) = p.f.value_name(d.result) {
+        super::names::plain_into(n, &mut name);
+    }
+    Slot {
         alloca: a,
         ptr: d.result,
         ty: d.aux_ty,
-        name: Vec::new(),
-        loads: Vec::new(),
-        stores: Vec::new(),
-        dbg: Vec::new(),
+        name,
+        loads,
+        stores,
+        dbg,
         block,
-        non_entry: false,
+        non_entry: block != entry,
         dropped: false,
-    });
-    s.name.clear();
-    if let Some(n) = p.f.value_name(d.result) {
-        super::names::plain_into(n, &mut s.name);
     }
-    s.loads.clear();
-    s.stores.clear();
-    s.dbg.clear();
-    s.alloca = a;
-    s.ptr = d.result;
-    s.ty = d.aux_ty;
-    s.block = block;
-    s.non_entry = block != entry;
-    s.dropped = false;
-    s
 }
 
 /// LLVM's `removeIntrinsicUsers`, for one user `u` (operand `k`) of a slot's address that is
@@ -325,33 +322,29 @@ fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
         || !super::simplify::guaranteed_not_poison(p, repl, None, 0);
     let store_bb = block_of(p, store);
     let store_pos = pos(p, store);
-    let mut loads = std::mem::take(&mut s.loads);
-    let mut kept = 0;
-    for j in 0..loads.len() {
-        let load = loads[j];
-        let lb = block_of(p, load);
+    let non_entry = s.non_entry;
+    // Loads the store does not reach stay (in order); the others take the stored value.
+    s.loads.retain(|&load| {
         if require_dom {
+            let lb = block_of(p, load);
             // A slot outside the entry block is `undef` again each time its alloca runs, so
             // across blocks dominance is not enough for it.
             let dominated = if lb == store_bb {
                 store_pos < pos(p, load)
             } else {
                 // (The entry block dominates every block: no tree needed for it.)
-                !s.non_entry
+                !non_entry
                     && (Some(store_bb) == p.f.layout.entry_block()
                         || p.dt().dominates(store_bb, lb))
             };
             if !dominated {
-                loads[kept] = load;
-                kept += 1;
-                continue;
+                return true;
             }
         }
         replace_load(p, load, repl);
-    }
-    loads.truncate(kept);
-    s.loads = loads;
-    if kept != 0 {
+        false
+    });
+    if !s.loads.is_empty() {
         return false;
     }
     for d in &s.dbg {
@@ -388,27 +381,23 @@ fn one_block(p: &Promoter<'_, '_>, s: &Slot) -> bool {
 fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
     let mut stores: Vec<(u32, Inst)> = s.stores.iter().map(|&st| (pos(p, st), st)).collect();
     stores.sort_unstable();
-    let mut loads = std::mem::take(&mut s.loads);
-    let mut kept = 0;
-    for j in 0..loads.len() {
-        let load = loads[j];
+    let ty = s.ty;
+    // Loads above the first store stay (in order); the others take the nearest store above.
+    s.loads.retain(|&load| {
         let lp = pos(p, load);
         let k = stores.partition_point(|&(sp, _)| sp < lp);
         let v = if k == 0 {
             if !stores.is_empty() {
-                loads[kept] = load;
-                kept += 1;
-                continue;
+                return true;
             }
-            p.f.dfg.undef(s.ty)
+            p.f.dfg.undef(ty)
         } else {
             p.f.dfg.resolve(p.f.dfg.inst_values(stores[k - 1].1)[0])
         };
         replace_load(p, load, v);
-    }
-    loads.truncate(kept);
-    s.loads = loads;
-    if kept != 0 {
+        false
+    });
+    if !s.loads.is_empty() {
         return false;
     }
     for &(_, st) in &stores {
