@@ -123,11 +123,15 @@ pub fn field<'t>(text: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
     let body = &t[open + 1..t.len().checked_sub(1)?];
     let mut i = 0;
     while i < body.len() {
+        while body.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
         let end = top_level_end(body, i);
-        let item = trim(&body[i..end]);
-        if let Some(colon) = item.iter().position(|&c| c == b':') {
-            if trim(&item[..colon]) == name {
-                return Some(trim(&item[colon + 1..]));
+        // `name`, white space, `:` (field names hold neither white space nor colons).
+        if let Some(rest) = body[i..end].strip_prefix(name) {
+            let at = rest.iter().position(|c| !c.is_ascii_whitespace());
+            if let Some(value) = at.and_then(|k| rest[k..].strip_prefix(b":")) {
+                return Some(trim(value));
             }
         }
         i = end + 1;
@@ -232,6 +236,33 @@ pub fn fragment(ops: &[&[u8]]) -> Option<(u64, u64)> {
     Some((num(ops.get(i + 1)?)?, num(ops.get(i + 2)?)?))
 }
 
+/// A cursor over the text of a printed node: exact pieces and short decimal numbers.
+struct FieldCursor<'t>(&'t [u8]);
+
+impl FieldCursor<'_> {
+    /// Skips `s` if the text goes on with it.
+    fn eat(&mut self, s: &[u8]) -> bool {
+        match self.0.strip_prefix(s) {
+            Some(rest) => {
+                self.0 = rest;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A number of 1 to 9 decimal digits (so it fits any field and node number).
+    fn number(&mut self) -> Option<u64> {
+        let n = self.0.iter().take(10).take_while(|c| c.is_ascii_digit()).count();
+        if n == 0 || n > 9 {
+            return None;
+        }
+        let (digits, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(digits.iter().fold(0, |v, &d| v * 10 + u64::from(d - b'0')))
+    }
+}
+
 /// A `!DILocation`'s fields.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Location {
@@ -251,6 +282,37 @@ impl Location {
     /// Reads a `!DILocation(...)` node's text (one pass over its fields: this runs for every
     /// location promotion merges or copies).
     pub fn parse(text: &[u8]) -> Option<Location> {
+        Location::parse_printed(text).or_else(|| Location::parse_general(text))
+    }
+
+    /// The form LLVM's printer writes — `!DILocation(line: L[, column: C], scope: !S[,
+    /// inlinedAt: !I][, isImplicitCode: true])`, numbers of at most 9 digits — read without
+    /// splitting fields; `None` for anything else (which [`Location::parse_general`] reads).
+    fn parse_printed(text: &[u8]) -> Option<Location> {
+        let mut c = FieldCursor(text.strip_prefix(b"!DILocation(line: ")?);
+        let line = c.number()?;
+        let column = if c.eat(b", column: ") { c.number()? } else { 0 };
+        if !c.eat(b", scope: !") {
+            return None;
+        }
+        let scope = MdNodeId::Num(u32::try_from(c.number()?).ok()?);
+        let inlined_at = if c.eat(b", inlinedAt: !") {
+            Some(MdNodeId::Num(u32::try_from(c.number()?).ok()?))
+        } else {
+            None
+        };
+        let implicit = c.eat(b", isImplicitCode: true");
+        (c.0 == b")").then_some(Location {
+            line,
+            column,
+            scope,
+            inlined_at,
+            implicit,
+        })
+    }
+
+    /// Reads a `!DILocation(...)` node's text in any form: fields in any order, white space.
+    fn parse_general(text: &[u8]) -> Option<Location> {
         let t = trim(text);
         let rest = t.strip_prefix(b"!DILocation(")?;
         let body = rest.get(..rest.len().checked_sub(1)?)?;
@@ -448,6 +510,31 @@ mod tests {
         assert_eq!(
             field(b"!DIBasicType(name: \"a, b\", size: 32)", b"size"),
             Some(&b"32"[..])
-        );
+        );        assert_eq!(field(b"!DIFoo(scopeLine: 3, scope : !4)", b"scope"), Some(&b"!4"[..]));
+        assert_eq!(field(b"!DIFoo( line:5 )", b"line"), Some(&b"5"[..]));
+        assert_eq!(field(b"!DIFoo(lines: 5)", b"line"), None);
     }
+
+    #[test]
+    fn printed_locations_read_as_the_general_reader_reads_them() {
+        let texts: [&[u8]; 9] = [
+            b"!DILocation(line: 3, column: 7, scope: !12)",
+            b"!DILocation(line: 0, scope: !5)",
+            b"!DILocation(line: 8, column: 1, scope: !12, inlinedAt: !40)",
+            b"!DILocation(line: 8, scope: !2, inlinedAt: !40, isImplicitCode: true)",
+            b"!DILocation(line: 8, scope: !2, isImplicitCode: true)",
+            b"!DILocation(line: 1234567890, scope: !2)",
+            b"!DILocation(scope: !2, line: 4)",
+            b"!DILocation(line: 4, scope: !2 )",
+            b"!DILocation(line: 4, scope: !DILexicalBlock(scope: !1))",
+        ];
+        for t in texts {
+            let printed = Location::parse_printed(t);
+            assert!(printed.is_none() || printed == Location::parse_general(t), "{t:?}");
+            assert_eq!(Location::parse(t), Location::parse_general(t));
+        }
+        assert!(Location::parse_printed(texts[3]).unwrap().implicit);
+        assert!(Location::parse_printed(texts[5]).is_none());
+    }
+
 }

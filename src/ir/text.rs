@@ -99,9 +99,22 @@ pub struct TextArena {
     bytes: Vec<u8>,
 }
 
+/// The room an arena takes on its first addition: a pass that adds text to a function adds
+/// many short pieces (names, debug values), which would otherwise grow it from 8 bytes up.
+const FIRST_ROOM: usize = 1024;
+
 impl TextArena {
+    /// Makes room on the first addition (see [`FIRST_ROOM`]).
+    #[inline]
+    fn room(&mut self) {
+        if self.bytes.capacity() == 0 {
+            self.bytes.reserve(FIRST_ROOM);
+        }
+    }
+
     /// Copies `s` into the arena and returns its span.
     pub fn add(&mut self, s: &[u8]) -> Text {
+        self.room();
         let start = self.bytes.len();
         assert!(
             start + s.len() < OWN as usize,
@@ -115,6 +128,7 @@ impl TextArena {
     }
     /// Stores the bytes `write` appends (no intermediate buffer).
     pub fn add_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Text {
+        self.room();
         let start = self.bytes.len();
         write(&mut self.bytes);
         let len = self.bytes.len() - start;

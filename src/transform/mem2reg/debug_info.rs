@@ -21,20 +21,29 @@ use crate::util::fxhash::FxHashMap;
 /// The metadata reader of one function with memos of what promotion asks it again and again
 /// (a `-g` module merges the same pair of store locations at many phis, and every debug value
 /// of a variable needs the variable's size and its declare's line-0 location).
-///
-/// Invariant: the memos are keyed by node number (`!N`) and hold exactly what the uncached
-/// computation returns for that node; references that are not plain numbers are not memoized.
 pub struct DbgMd<'m> {
     /// The reader itself.
     pub reader: MdReader<'m>,
     /// What the function's new debug values share.
     pub parts: DbgValueParts,
+    m: DbgMemo,
+}
+
+/// The memos of a [`DbgMd`]. A thread keeps them from function to function (emptied, so only
+/// their tables' room is reused), except the type sizes, which hold for a whole module.
+///
+/// Invariant: the memos are keyed by node number (`!N`) and hold exactly what the uncached
+/// computation returns for that node; references that are not plain numbers are not memoized.
+/// `merged`, `line_zero` and `alloc_sizes` name the current function's own metadata and
+/// types; `type_size` belongs to the module numbered `module` (0: none).
+#[derive(Default)]
+pub struct DbgMemo {
+    module: u64,
     merged: FxHashMap<(u64, u64), Loc>,
     line_zero: FxHashMap<u32, MdRef>,
     var_size: FxHashMap<u32, Option<u64>>,
-    /// Size in bits per debug type node (variables of one type share it; the pass hands
-    /// this memo from function to function of one module, see [`DbgMd::with_type_sizes`]).
-    pub type_size: FxHashMap<u32, Option<u64>>,
+    /// Size in bits per debug type node (variables of one type share it).
+    type_size: FxHashMap<u32, Option<u64>>,
     locations: FxHashMap<u32, Option<(MdNodeId, Location)>>,
     /// Per scope node: whether it is a subprogram, and its parent scope.
     scopes: FxHashMap<u32, (bool, Option<MdNodeId>)>,
@@ -44,29 +53,46 @@ pub struct DbgMd<'m> {
     alloc_sizes: Vec<Option<Option<u64>>>,
 }
 
+impl DbgMemo {
+    /// Empties the memos for a function of module `module` (type sizes survive when the
+    /// module is the same known one).
+    fn reset(&mut self, module: u64) {
+        self.merged.clear();
+        self.line_zero.clear();
+        self.var_size.clear();
+        self.locations.clear();
+        self.scopes.clear();
+        self.subprograms.clear();
+        self.alloc_sizes.clear();
+        if module == 0 || module != self.module {
+            self.type_size.clear();
+        }
+        self.module = module;
+    }
+}
+
 impl<'m> DbgMd<'m> {
-    /// A reader with empty memos but the type sizes `sizes` (read from the same module).
-    pub fn with_type_sizes(reader: MdReader<'m>, sizes: FxHashMap<u32, Option<u64>>) -> DbgMd<'m> {
+    /// A reader for a function of module `module` (its [`ModuleCtx::id`], 0 for none) with
+    /// the memos `memo` of an earlier function, emptied.
+    ///
+    /// [`ModuleCtx::id`]: crate::text::parser::ModuleCtx::id
+    pub fn with_memo(reader: MdReader<'m>, module: u64, mut memo: DbgMemo) -> DbgMd<'m> {
+        memo.reset(module);
         DbgMd {
-            type_size: sizes,
-            ..DbgMd::new(reader)
+            reader,
+            parts: DbgValueParts::default(),
+            m: memo,
         }
     }
 
     /// A reader with empty memos.
     pub fn new(reader: MdReader<'m>) -> DbgMd<'m> {
-        DbgMd {
-            reader,
-            parts: DbgValueParts::default(),
-            merged: FxHashMap::default(),
-            line_zero: FxHashMap::default(),
-            var_size: FxHashMap::default(),
-            type_size: FxHashMap::default(),
-            locations: FxHashMap::default(),
-            scopes: FxHashMap::default(),
-            subprograms: FxHashMap::default(),
-            alloc_sizes: Vec::new(),
-        }
+        DbgMd::with_memo(reader, 0, DbgMemo::default())
+    }
+
+    /// The memos, for the next function.
+    pub fn into_memo(self) -> DbgMemo {
+        self.m
     }
 
     /// [`DataLayout::alloc_size`](crate::ir::datalayout::DataLayout::alloc_size) of `ty`,
@@ -78,14 +104,14 @@ impl<'m> DbgMd<'m> {
         ty: Type,
     ) -> Option<u64> {
         let i = ty.index();
-        if let Some(&Some(size)) = self.alloc_sizes.get(i) {
+        if let Some(&Some(size)) = self.m.alloc_sizes.get(i) {
             return size;
         }
         let size = dl.alloc_size(&func.types, ty);
-        if i >= self.alloc_sizes.len() {
-            self.alloc_sizes.resize(i + 1, None);
+        if i >= self.m.alloc_sizes.len() {
+            self.m.alloc_sizes.resize(i + 1, None);
         }
-        self.alloc_sizes[i] = Some(size);
+        self.m.alloc_sizes[i] = Some(size);
         size
     }
 
@@ -94,11 +120,11 @@ impl<'m> DbgMd<'m> {
         let Some(n) = number(text) else {
             return self.reader.location(text);
         };
-        if let Some(l) = self.locations.get(&n) {
+        if let Some(l) = self.m.locations.get(&n) {
             return l.clone();
         }
         let l = self.reader.location(text);
-        self.locations.insert(n, l.clone());
+        self.m.locations.insert(n, l.clone());
         l
     }
 
@@ -120,11 +146,11 @@ impl<'m> DbgMd<'m> {
         let MdNodeId::Num(n) = s else {
             return uncached(&self.reader);
         };
-        if let Some(e) = self.scopes.get(n) {
+        if let Some(e) = self.m.scopes.get(n) {
             return e.clone();
         }
         let e = uncached(&self.reader);
-        self.scopes.insert(*n, e.clone());
+        self.m.scopes.insert(*n, e.clone());
         e
     }
 
@@ -133,11 +159,11 @@ impl<'m> DbgMd<'m> {
         let MdNodeId::Num(n) = s else {
             return self.subprogram_uncached(s);
         };
-        if let Some(sp) = self.subprograms.get(n) {
+        if let Some(sp) = self.m.subprograms.get(n) {
             return sp.clone();
         }
         let sp = self.subprogram_uncached(s);
-        self.subprograms.insert(*n, sp.clone());
+        self.m.subprograms.insert(*n, sp.clone());
         sp
     }
 
@@ -157,22 +183,22 @@ impl<'m> DbgMd<'m> {
         let Some(n) = number(var) else {
             return self.reader.variable_size(var);
         };
-        if let Some(&size) = self.var_size.get(&n) {
+        if let Some(&size) = self.m.var_size.get(&n) {
             return size;
         }
         let size = match self.reader.variable_type(var) {
-            Some(MdNodeId::Num(t)) => match self.type_size.get(&t) {
+            Some(MdNodeId::Num(t)) => match self.m.type_size.get(&t) {
                 Some(&size) => size,
                 None => {
                     let size = self.reader.type_size(MdNodeId::Num(t));
-                    self.type_size.insert(t, size);
+                    self.m.type_size.insert(t, size);
                     size
                 }
             },
             Some(ty) => self.reader.type_size(ty),
             None => None,
         };
-        self.var_size.insert(n, size);
+        self.m.var_size.insert(n, size);
         size
     }
 }
@@ -325,7 +351,7 @@ pub fn covers(
 pub fn value_loc(func: &mut Function, md: &mut DbgMd<'_>, user: &DbgUser) -> MdRef {
     let text = func.md_text(user.loc);
     let n = number(text);
-    if let Some(r) = n.and_then(|n| md.line_zero.get(&n)) {
+    if let Some(r) = n.and_then(|n| md.m.line_zero.get(&n)) {
         return *r;
     }
     let zero = md.location(text).map(|(_, l)| {
@@ -342,7 +368,7 @@ pub fn value_loc(func: &mut Function, md: &mut DbgMd<'_>, user: &DbgUser) -> MdR
         None => user.loc,
     };
     if let Some(n) = n {
-        md.line_zero.insert(n, r);
+        md.m.line_zero.insert(n, r);
     }
     r
 }
@@ -441,12 +467,12 @@ pub fn merge(func: &mut Function, md: &mut DbgMd<'_>, a: Loc, b: Loc) -> Loc {
         return Some(a);
     }
     let key = loc_key(func, a).zip(loc_key(func, b));
-    if let Some(r) = key.and_then(|k| md.merged.get(&k)) {
+    if let Some(r) = key.and_then(|k| md.m.merged.get(&k)) {
         return *r;
     }
     let r = merge_uncached(func, md, a, b);
     if let Some(k) = key {
-        md.merged.insert(k, r);
+        md.m.merged.insert(k, r);
     }
     r
 }
@@ -601,9 +627,9 @@ fn merge_pair(
             ..l1.clone()
         });
     }
-    if md.subprogram(&l1.scope) != md.subprogram(&l2.scope) {
-        return None;
-    }
+    // LLVM first requires both scopes to be in one subprogram, then takes their nearest
+    // common scope. A common scope exists exactly when they are: both walks stop at the first
+    // subprogram, so a shared scope has the same subprogram above it on both chains.
     let scope = nearest_common_scope(md, &l1.scope, &l2.scope)?;
     let same_line = l1.line == l2.line;
     Some(Location {

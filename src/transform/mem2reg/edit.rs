@@ -87,7 +87,8 @@ pub enum DbgForm {
 #[derive(Default)]
 pub struct DbgValueParts {
     heads: Vec<(Type, bool, Text)>,
-    last_mid: Option<(Vec<u8>, Vec<u8>, bool, Text)>,
+    /// The last `mid` text made, its variable's length and its form.
+    last_mid: Option<(Text, usize, bool)>,
     /// `@llvm.dbg.value` and a metadata operand `!`, shared by every call's operand list.
     consts: Option<(Value, Value)>,
     dbg_ty: Option<Type>,
@@ -116,18 +117,20 @@ impl DbgValueParts {
 
     /// `sep var sep expr close` as one text (its spans name the variable and expression).
     fn mid(&mut self, func: &mut Function, var: &[u8], expr: &[u8], intrinsic: bool) -> Text {
-        if let Some((v, e, i, t)) = &self.last_mid {
-            if v == var && e == expr && *i == intrinsic {
-                return *t;
+        let (sep, close) = separators(intrinsic);
+        if let Some((t, var_len, i)) = self.last_mid {
+            let b = t.resolve(&[], func.dfg.strings.bytes());
+            let (v, e) = (sep.len()..sep.len() + var_len, 2 * sep.len() + var_len..);
+            if i == intrinsic && b[v] == *var && b[e].strip_suffix(close) == Some(expr) {
+                return t;
             }
         }
-        let (sep, close) = separators(intrinsic);
         let t = func.dfg.strings.add_with(|b| {
             [sep, var, sep, expr, close]
                 .iter()
                 .for_each(|p| b.extend_from_slice(p))
         });
-        self.last_mid = Some((var.to_vec(), expr.to_vec(), intrinsic, t));
+        self.last_mid = Some((t, var.len(), intrinsic));
         t
     }
 

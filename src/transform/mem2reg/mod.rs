@@ -273,9 +273,8 @@ struct Scratch {
     /// The last function's CFG and dominator tree (for their buffers).
     cfg: Cfg,
     dt: DomTree,
-    /// Debug-type sizes of the module with this [`ModuleCtx::id`] (0: none yet): the same
-    /// types serve every function of a module.
-    type_sizes: (u64, crate::util::fxhash::FxHashMap<u32, Option<u64>>),
+    /// The debug-metadata memos (see [`debug_info::DbgMemo`]).
+    dbg_memo: debug_info::DbgMemo,
 }
 
 thread_local! {
@@ -307,17 +306,14 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     };
     let mut scratch = SCRATCH.with(|s| s.borrow_mut().take()).unwrap_or_default();
     let module_id = ctx.map_or(0, |c| c.id);
-    let sizes = match std::mem::take(&mut scratch.type_sizes) {
-        (id, sizes) if id == module_id && id != 0 => sizes,
-        _ => Default::default(),
-    };
     let mut p = Promoter {
-        md: debug_info::DbgMd::with_type_sizes(
+        md: debug_info::DbgMd::with_memo(
             MdReader {
                 source: &source,
                 ctx,
             },
-            sizes,
+            module_id,
+            std::mem::take(&mut scratch.dbg_memo),
         ),
         dl,
         f: func,
@@ -376,11 +372,10 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     scratch.rename_buffers = std::mem::take(&mut p.rename_buffers);
     scratch.phi_incoming = std::mem::take(&mut p.phi_incoming);
     let (spare_cfg, spare_dt) = p.spare.take();
-    scratch.type_sizes = (module_id, std::mem::take(&mut p.md.type_size));
     debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());
     report.stats = p.stats;
     report.explanations = std::mem::take(&mut p.explain);
-    drop(p);
+    scratch.dbg_memo = p.md.into_memo();
     scratch.cfg = cfg.into_inner().or(spare_cfg).unwrap_or_default();
     scratch.dt = dt.into_inner().or(spare_dt).unwrap_or_default();
     SCRATCH.with(|s| *s.borrow_mut() = Some(scratch));
