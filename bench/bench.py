@@ -14,8 +14,12 @@ Sections (--sections, comma-separated, default all):
           by scripts/corpus.py into target/bench-inputs/ when missing.
   pass    the promotion pass alone on the same real modules: our `pass mem2reg` time from
           --time-passes with --threads 1 (so it is one thread's time, like opt's) against
-          opt-19's PromotePass line from -time-passes (neither counts parsing, printing or,
-          for opt, its DominatorTreeAnalysis; ours includes its CFG and dominator tree).
+          opt-19's PromotePass line from -time-passes (neither counts parsing or printing).
+          opt times the DominatorTreeAnalysis and AssumptionAnalysis PromotePass asks for on
+          lines of their own; ours computes its CFG and dominator tree inside the pass and
+          reports their share on the line "pass mem2reg, of which CFG and dominator tree".
+          Three ratios: ours whole / PromotePass; ours without CFG and dominator tree /
+          PromotePass (like for like); ours whole / PromotePass + its two analyses.
   growth  gen_scale.py shapes ladder/nest/switch/chain at N = --sizes (1000,4000,16000),
           V = 100: time per size and growth factor per 4x N, ours and opt-19's (mem2reg).
           opt is stopped after --opt-timeout seconds (default 300) and reported as
@@ -300,16 +304,21 @@ OPT_PROMOTE_PAT = opt_wall_pat("PromotePass")
 OPT_PROMOTE_ANALYSES = (opt_wall_pat("DominatorTreeAnalysis"), opt_wall_pat("AssumptionAnalysis"))
 
 
-def stage_medians(b, ours_cmd, ours_pat, per_run, path, skip_opt=False):
+def stage_medians(b, ours_cmd, ours_pat, per_run, path, skip_opt=False, ours_part=None):
     """Alternates `per_run` runs of our command with one of opt-19's mem2reg, `--runs` times;
     returns the medians (ours' stage time matched by `ours_pat`, opt's PromotePass time, opt's
     PromotePass plus the analyses it requests), or None for a side with no successful run. A
-    failed run of ours marks the bench failed."""
+    failed run of ours marks the bench failed. With `ours_part` (a pattern for a part of our
+    stage), a fourth median: our stage time without that part, run by run."""
     a = b.args
-    ours, opt, opt_all = [], [], []
+    ours, ours_rest, opt, opt_all = [], [], [], []
     for _ in range(a.runs):
         for _ in range(per_run):
-            t = timed_stage(ours_cmd, ours_pat, a.timeout)
+            t = timed_stage(ours_cmd, ours_pat, a.timeout, (ours_part,) if ours_part else ())
+            if ours_part:
+                t, t_with_part = t
+                if t is not None and t_with_part is not None:
+                    ours_rest.append(2 * t - t_with_part)
             if t is None:
                 b.ours_failed = True
             else:
@@ -322,26 +331,36 @@ def stage_medians(b, ours_cmd, ours_pat, per_run, path, skip_opt=False):
             if t_all is not None:
                 opt_all.append(t_all)
     med = lambda xs: statistics.median(xs) if xs else None  # noqa: E731
+    if ours_part:
+        return med(ours), med(opt), med(opt_all), med(ours_rest)
     return med(ours), med(opt), med(opt_all)
 
 
 def section_pass(b, inputs):
     a = b.args
-    print(f"\n== the pass alone: our 'pass mem2reg' (--time-passes, --threads 1, CFG and dominator tree"
-          f" included)  vs  opt-19 PromotePass (-time-passes), and PromotePass + DominatorTreeAnalysis"
-          f" + AssumptionAnalysis  (median of {a.runs}; ratio = ours/opt)")
-    print(f"{'module':<22} {'MB':>6} {'ours s':>9} {'Promote s':>10} {'ratio':>7} {'+analyses s':>12} {'ratio':>7}")
+    print(f"\n== the pass alone: our 'pass mem2reg' (--time-passes, --threads 1; whole, and without"
+          f" its CFG and dominator tree)  vs  opt-19 PromotePass (-time-passes; without its"
+          f" DominatorTreeAnalysis and AssumptionAnalysis, and with them)  (median of {a.runs};"
+          f" ratio = ours/opt)")
+    print(f"{'module':<22} {'MB':>6} {'ours s':>9} {'Promote s':>10} {'ratio':>7} {'ours-DT s':>10}"
+          f" {'ratio':>7} {'Promote+an s':>13} {'ratio':>7}")
     rows = []
     for path, label in inputs:
-        o, p, pa = stage_medians(b, b.tool + ["--threads", "1", "--time-passes", "-disable-output", path],
-                                 r"^\s*pass mem2reg: ([0-9.]+) s", 1, path)
+        o, p, pa, orest = stage_medians(
+            b, b.tool + ["--threads", "1", "--time-passes", "-disable-output", path],
+            r"^\s*pass mem2reg: ([0-9.]+) s", 1, path,
+            ours_part=r"^\s*pass mem2reg, of which CFG and dominator tree: ([0-9.]+) s")
         r = o / p if o and p else None
+        rr = orest / p if orest and p else None
         ra = o / pa if o and pa else None
         print(f"{label:<22} {os.path.getsize(path) / 1e6:>6.1f} {o is not None and f'{o:.4f}' or 'failed':>9} "
               f"{p is not None and f'{p:.4f}' or '-':>10} {ratio(r):>7} "
-              f"{pa is not None and f'{pa:.4f}' or '-':>12} {ratio(ra):>7}", flush=True)
+              f"{orest is not None and f'{orest:.4f}' or '-':>10} {ratio(rr):>7} "
+              f"{pa is not None and f'{pa:.4f}' or '-':>13} {ratio(ra):>7}", flush=True)
         rows.append({"module": os.path.relpath(path, INPUTS), "label": label, "ours_s": o,
                      "opt_promote_s": p, "ratio": r and round(r, 3),
+                     "ours_without_cfg_domtree_s": orest,
+                     "ratio_without_analyses": rr and round(rr, 3),
                      "opt_promote_analyses_s": pa, "ratio_with_analyses": ra and round(ra, 3)})
     return rows
 

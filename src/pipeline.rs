@@ -253,6 +253,10 @@ pub fn run_on_function(
         let t0 = Instant::now();
         one_pass(f, ctx, pass, opts, &mut r);
         r.timings.push((pass.name(), t0.elapsed()));
+        if pass == Pass::Mem2Reg && opts.mem2reg.time_analyses {
+            let d = std::mem::take(&mut r.mem2reg.analysis_time);
+            r.timings.push((MEM2REG_ANALYSES, d));
+        }
         if r.errors.is_empty() && opts.verify_each && pass != Pass::Verify {
             one_pass(f, ctx, Pass::Verify, opts, &mut r);
         }
@@ -262,6 +266,10 @@ pub fn run_on_function(
     }
     r
 }
+
+/// The name under which `--time-passes` reports the part of mem2reg's time spent computing
+/// CFGs and dominator trees (opt reports `DominatorTreeAnalysis` on a line of its own).
+pub const MEM2REG_ANALYSES: &str = "mem2reg, of which CFG and dominator tree";
 
 fn one_pass(
     f: &mut Function,
@@ -277,6 +285,7 @@ fn one_pass(
             r.mem2reg.stats.add(&m.stats);
             r.mem2reg.remarks.extend(m.remarks);
             r.mem2reg.explanations.push_str(&m.explanations);
+            r.mem2reg.analysis_time += m.analysis_time;
         }
         Pass::Verify => {
             let ptr_bits = ctx.map_or(64, |c| c.ptr_bits);

@@ -138,3 +138,26 @@ fn cfg_dot_prefix_names_the_file_as_opt_does() {
     assert!(dot.starts_with("digraph \"CFG for 'f' function\""), "{dot}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn time_passes_reports_the_analyses_inside_mem2reg_apart() {
+    let src = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/max.ll")).unwrap();
+    let o = run(
+        &["--time-passes", "--threads", "1", "-disable-output", "-"],
+        &src,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let secs = |name: &str| -> f64 {
+        let line = err.lines().find(|l| l.trim_start().starts_with(name));
+        let line = line.unwrap_or_else(|| panic!("no '{name}' line in:\n{err}"));
+        line.rsplit(' ').nth(1).unwrap().parse().unwrap()
+    };
+    let whole = secs("pass mem2reg:");
+    let part = secs("pass mem2reg, of which CFG and dominator tree:");
+    // max's slot is stored on two paths: promoting it needs the dominator tree.
+    assert!(part > 0.0 && part <= whole, "{err}");
+    // Without --time-passes nothing is measured or printed.
+    let o = run(&["-disable-output", "-"], &src);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
+}

@@ -234,7 +234,10 @@ fn run(args: &Args) -> Result<(), String> {
             threads: args.threads,
             verify_each: args.verify_each,
             print_copies: args.print_copies,
-            mem2reg: args.m2r.clone(),
+            mem2reg: mem2reg::transform::mem2reg::Options {
+                time_analyses: args.time_passes,
+                ..args.m2r.clone()
+            },
             module_id: name.clone(),
             cfg_dot_prefix: args.cfg_dot_prefix.clone(),
         },

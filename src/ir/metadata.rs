@@ -253,7 +253,12 @@ impl FieldCursor<'_> {
 
     /// A number of 1 to 9 decimal digits (so it fits any field and node number).
     fn number(&mut self) -> Option<u64> {
-        let n = self.0.iter().take(10).take_while(|c| c.is_ascii_digit()).count();
+        let n = self
+            .0
+            .iter()
+            .take(10)
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         if n == 0 || n > 9 {
             return None;
         }
@@ -510,7 +515,11 @@ mod tests {
         assert_eq!(
             field(b"!DIBasicType(name: \"a, b\", size: 32)", b"size"),
             Some(&b"32"[..])
-        );        assert_eq!(field(b"!DIFoo(scopeLine: 3, scope : !4)", b"scope"), Some(&b"!4"[..]));
+        );
+        assert_eq!(
+            field(b"!DIFoo(scopeLine: 3, scope : !4)", b"scope"),
+            Some(&b"!4"[..])
+        );
         assert_eq!(field(b"!DIFoo( line:5 )", b"line"), Some(&b"5"[..]));
         assert_eq!(field(b"!DIFoo(lines: 5)", b"line"), None);
     }
@@ -530,11 +539,13 @@ mod tests {
         ];
         for t in texts {
             let printed = Location::parse_printed(t);
-            assert!(printed.is_none() || printed == Location::parse_general(t), "{t:?}");
+            assert!(
+                printed.is_none() || printed == Location::parse_general(t),
+                "{t:?}"
+            );
             assert_eq!(Location::parse(t), Location::parse_general(t));
         }
         assert!(Location::parse_printed(texts[3]).unwrap().implicit);
         assert!(Location::parse_printed(texts[5]).is_none());
     }
-
 }

@@ -51,6 +51,8 @@ pub struct DbgMemo {
     subprograms: FxHashMap<u32, Option<MdNodeId>>,
     /// Allocation size in bytes per type id of the function (`None`: not computed yet).
     alloc_sizes: Vec<Option<Option<u64>>>,
+    /// A buffer for the scope chain `nearest_common_scope` walks (no contents kept).
+    scope_walk: Vec<MdNodeId>,
 }
 
 impl DbgMemo {
@@ -646,7 +648,20 @@ fn merge_pair(
 }
 
 fn nearest_common_scope(md: &mut DbgMd<'_>, s1: &MdNodeId, s2: &MdNodeId) -> Option<MdNodeId> {
-    let mut seen = Vec::new();
+    let mut seen = std::mem::take(&mut md.m.scope_walk);
+    seen.clear();
+    let common = common_scope_in(md, &mut seen, s1, s2);
+    md.m.scope_walk = seen;
+    common
+}
+
+/// [`nearest_common_scope`] with `seen` (empty) to hold `s1`'s chain.
+fn common_scope_in(
+    md: &mut DbgMd<'_>,
+    seen: &mut Vec<MdNodeId>,
+    s1: &MdNodeId,
+    s2: &MdNodeId,
+) -> Option<MdNodeId> {
     let mut cur = Some(s1.clone());
     while let Some(s) = cur {
         let (sp, parent) = md.scope(&s);

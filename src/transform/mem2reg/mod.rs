@@ -71,6 +71,9 @@ pub struct Options {
     /// costs a use index and a numbering of each function that keeps a slot; without it only
     /// [`Stats::not_promoted`] is counted.
     pub remarks: bool,
+    /// Measure the time spent computing CFGs and dominator trees ([`Report::analysis_time`]),
+    /// as opt's `-time-passes` times `DominatorTreeAnalysis` apart from `PromotePass`.
+    pub time_analyses: bool,
 }
 
 impl Default for Options {
@@ -82,6 +85,7 @@ impl Default for Options {
             promote_non_entry: true,
             explain: false,
             remarks: true,
+            time_analyses: false,
         }
     }
 }
@@ -146,6 +150,9 @@ pub struct Report {
     pub remarks: Vec<Remark>,
     /// With [`Options::explain`]: one paragraph per slot.
     pub explanations: String,
+    /// With [`Options::time_analyses`]: the part of the pass's time spent computing the CFG
+    /// and the dominator tree.
+    pub analysis_time: std::time::Duration,
 }
 
 /// The pass's state for one function.
@@ -161,6 +168,8 @@ pub(crate) struct Promoter<'f, 'm> {
     pub dt_cell: &'m std::cell::OnceCell<DomTree>,
     /// An earlier function's CFG and tree, recomputed into (for their buffers) on first use.
     spare: std::cell::Cell<(Option<Cfg>, Option<DomTree>)>,
+    /// Time spent computing them (measured with [`Options::time_analyses`] only).
+    analysis_time: std::cell::Cell<std::time::Duration>,
     pub opts: &'m Options,
     pub stats: Stats,
     pub names: Option<names::NameTable>,
@@ -194,7 +203,7 @@ impl<'m> Promoter<'_, 'm> {
             let (cfg, dt) = self.spare.take();
             let mut cfg = cfg.unwrap_or_default();
             self.spare.set((None, dt));
-            cfg.recompute(self.f);
+            self.timed(|| cfg.recompute(self.f));
             cfg
         })
     }
@@ -206,9 +215,20 @@ impl<'m> Promoter<'_, 'm> {
             let (c, dt) = self.spare.take();
             let mut dt = dt.unwrap_or_default();
             self.spare.set((c, None));
-            dt.recompute(cfg);
+            self.timed(|| dt.recompute(cfg));
             dt
         })
+    }
+
+    /// Runs `compute`, adding its time to `analysis_time` if asked to measure it.
+    fn timed(&self, compute: impl FnOnce()) {
+        if !self.opts.time_analyses {
+            return compute();
+        }
+        let t0 = std::time::Instant::now();
+        compute();
+        self.analysis_time
+            .set(self.analysis_time.get() + t0.elapsed());
     }
 
     /// Numbers the instructions of every block (positions only grow along a block), and
@@ -323,6 +343,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
             Some(std::mem::take(&mut scratch.cfg)),
             Some(std::mem::take(&mut scratch.dt)),
         )),
+        analysis_time: std::cell::Cell::default(),
         opts,
         stats: Stats::default(),
         names: None,
@@ -375,6 +396,7 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
     debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());
     report.stats = p.stats;
     report.explanations = std::mem::take(&mut p.explain);
+    report.analysis_time = p.analysis_time.get();
     scratch.dbg_memo = p.md.into_memo();
     scratch.cfg = cfg.into_inner().or(spare_cfg).unwrap_or_default();
     scratch.dt = dt.into_inner().or(spare_dt).unwrap_or_default();
