@@ -59,17 +59,28 @@ impl DbgMemo {
     /// Empties the memos for a function of module `module` (type sizes survive when the
     /// module is the same known one).
     fn reset(&mut self, module: u64) {
-        self.merged.clear();
-        self.line_zero.clear();
-        self.var_size.clear();
-        self.locations.clear();
-        self.scopes.clear();
-        self.subprograms.clear();
+        empty(&mut self.merged);
+        empty(&mut self.line_zero);
+        empty(&mut self.var_size);
+        empty(&mut self.locations);
+        empty(&mut self.scopes);
+        empty(&mut self.subprograms);
         self.alloc_sizes.clear();
         if module == 0 || module != self.module {
-            self.type_size.clear();
+            empty(&mut self.type_size);
         }
         self.module = module;
+    }
+}
+
+/// Empties `map`, keeping its room unless it is large: emptying a table costs time in
+/// proportion to its room, which one large function must not impose on every later one.
+fn empty<K, V>(map: &mut FxHashMap<K, V>) {
+    const KEEP: usize = 1024;
+    if map.capacity() > KEEP {
+        *map = FxHashMap::default();
+    } else {
+        map.clear();
     }
 }
 
