@@ -407,38 +407,27 @@ pub fn define_function(m: &mut Module, name: &str, ret: Type, params: &[(Type, &
     m.push_function(f)
 }
 
-/// Writes the incoming lists of many phis of one function cheaply: the template texts
-/// (`phi T [ `, `, `, ` ], [ `, ` ]`) are added to the function's arena once and shared, and
-/// the scratch lists are reused, so a phi costs only its operand and piece pool entries.
+/// Writes the incoming lists of many phis of one function cheaply: phis of one type share one
+/// template, `phi [nsz ]T ` and [`Piece::Incoming`], so a phi costs only its operands.
 /// Invariant: the templates it writes print exactly as [`FuncBuilder::set_phi_incoming_flags`]'s.
+#[derive(Default)]
 pub struct PhiWriter {
-    /// `phi [nsz ]T [ ` per (type, nsz).
-    prefixes: Vec<(Type, bool, Text)>,
-    sep: Text,
-    mid: Text,
-    end: Text,
-    pieces: Vec<Piece>,
-    values: Vec<Value>,
-    blocks: Vec<Block>,
+    /// The template per (type, nsz).
+    templates: Vec<(Type, bool, PoolRange)>,
 }
 
 impl PhiWriter {
-    /// A writer for phis of `func`.
-    pub fn new(func: &mut Function) -> Self {
-        let strings = &mut func.dfg.strings;
-        Self {
-            prefixes: Vec::new(),
-            sep: strings.add(b", "),
-            mid: strings.add(b" ], [ "),
-            end: strings.add(b" ]"),
-            pieces: Vec::new(),
-            values: Vec::new(),
-            blocks: Vec::new(),
-        }
+    /// A writer for phis of one function.
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    fn prefix(&mut self, func: &mut Function, ty: Type, nsz: bool) -> Text {
-        if let Some(&(_, _, t)) = self.prefixes.iter().find(|&&(t, n, _)| t == ty && n == nsz) {
+    fn template(&mut self, func: &mut Function, ty: Type, nsz: bool) -> PoolRange {
+        if let Some(&(_, _, t)) = self
+            .templates
+            .iter()
+            .find(|&&(t, n, _)| t == ty && n == nsz)
+        {
             return t;
         }
         let mut buf = b"phi ".to_vec();
@@ -446,9 +435,12 @@ impl PhiWriter {
             buf.extend_from_slice(b"nsz ");
         }
         func.types.write(&mut buf, ty);
-        buf.extend_from_slice(b" [ ");
-        let t = func.dfg.strings.add(&buf);
-        self.prefixes.push((ty, nsz, t));
+        buf.push(b' ');
+        let prefix = func.dfg.strings.add(&buf);
+        let t = func
+            .dfg
+            .push_pieces(&[Piece::Text(prefix), Piece::Incoming]);
+        self.templates.push((ty, nsz, t));
         t
     }
 
@@ -467,27 +459,77 @@ impl PhiWriter {
             return;
         }
         let ty = func.dfg.value_type(func.dfg.insts[inst].result);
-        let first = self.prefix(func, ty, nsz);
-        self.pieces.clear();
-        self.values.clear();
-        self.blocks.clear();
-        for (i, &(v, b)) in incoming.iter().enumerate() {
-            self.pieces
-                .push(Piece::Text(if i == 0 { first } else { self.mid }));
-            self.pieces.push(Piece::Value(i as u32));
-            self.pieces.push(Piece::Text(self.sep));
-            self.pieces.push(Piece::Block(i as u32));
-            self.values.push(v);
-            self.blocks.push(b);
-        }
-        self.pieces.push(Piece::Text(self.end));
+        let pieces = self.template(func, ty, nsz);
         let dfg = &mut func.dfg;
-        let d = InstData {
-            values: dfg.push_values(&self.values),
-            blocks: dfg.push_blocks(&self.blocks),
-            pieces: dfg.push_pieces(&self.pieces),
+        let values = dfg.push_values_with(incoming.iter().map(|&(v, _)| v));
+        let blocks = dfg.push_blocks_with(incoming.iter().map(|&(_, b)| b));
+        dfg.insts[inst] = InstData {
+            values,
+            blocks,
+            pieces,
             ..dfg.insts[inst]
         };
-        dfg.insts[inst] = d;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `PhiWriter`'s shared templates print as `set_phi_incoming_flags`'s written-out ones.
+    #[test]
+    fn phi_writer_prints_as_the_builder_does() {
+        let text = "define i32 @f(i1 %c, i32 %a, float %x) {\nentry:\n  br i1 %c, label %l, label %r\nl:\n  br label %j\nr:\n  br label %j\nj:\n  %p = phi i32 [ %a, %l ], [ 1, %r ]\n  %q = phi float [ %x, %l ], [ %x, %r ]\n  ret i32 %p\n}\n";
+        let print = |edit: &dyn Fn(&mut Function, &[Inst])| {
+            let mut m = crate::text::parse(text.as_bytes().to_vec().into()).expect("parses");
+            let f = m.functions.iter_mut().next().expect("one function").1;
+            let phis: Vec<Inst> = f
+                .layout
+                .blocks()
+                .flat_map(|b| f.layout.block_insts(b))
+                .filter(|&i| f.dfg.opcode(i) == Opcode::Phi)
+                .collect();
+            edit(f, &phis);
+            let mut out = Vec::new();
+            crate::text::printer::print_function(f, &mut out);
+            String::from_utf8(out).expect("text")
+        };
+        let incoming = |f: &Function, i: Inst| -> Vec<(Value, Block)> {
+            let d = &f.dfg;
+            d.inst_values(i)
+                .iter()
+                .copied()
+                .zip(d.inst_blocks(i).iter().copied())
+                .rev()
+                .collect()
+        };
+        for nsz in [false, true] {
+            let flags = if nsz { "nsz " } else { "" };
+            let written = print(&|f, phis| {
+                for &p in phis {
+                    let inc = incoming(f, p);
+                    FuncBuilder::new(f).set_phi_incoming_flags(p, flags, &inc);
+                }
+            });
+            let shared = print(&|f, phis| {
+                let mut w = PhiWriter::new();
+                for &p in phis {
+                    let inc = incoming(f, p);
+                    w.set_incoming(f, p, nsz, &inc);
+                }
+                // One two-piece template per type, shared by later phis of that type.
+                let first = f.dfg.insts[phis[0]].pieces;
+                let same: Vec<_> = incoming(f, phis[0]).into_iter().rev().collect();
+                w.set_incoming(f, phis[0], nsz, &same);
+                assert_eq!(f.dfg.insts[phis[0]].pieces, first);
+                assert_ne!(f.dfg.insts[phis[1]].pieces, first);
+                assert_eq!(first.len, 2);
+            });
+            assert_eq!(written, shared);
+            assert!(
+                shared.contains(&format!("phi {flags}i32 [ 1, %r ], [ %a, %l ]")),
+                "{shared}"
+            );
+        }
     }
 }

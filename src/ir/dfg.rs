@@ -169,6 +169,28 @@ impl DataFlowGraph {
         }
     }
 
+    /// Appends the values `vals` yields to the operand pool.
+    #[inline]
+    pub fn push_values_with(&mut self, vals: impl Iterator<Item = Value>) -> PoolRange {
+        let start = self.value_pool.len() as u32;
+        self.value_pool.extend(vals);
+        PoolRange {
+            start,
+            len: self.value_pool.len() as u32 - start,
+        }
+    }
+
+    /// Appends the blocks `blocks` yields to the block pool.
+    #[inline]
+    pub fn push_blocks_with(&mut self, blocks: impl Iterator<Item = Block>) -> PoolRange {
+        let start = self.block_pool.len() as u32;
+        self.block_pool.extend(blocks);
+        PoolRange {
+            start,
+            len: self.block_pool.len() as u32 - start,
+        }
+    }
+
     /// Appends `blocks` to the block pool.
     #[inline]
     pub fn push_blocks(&mut self, blocks: &[Block]) -> PoolRange {

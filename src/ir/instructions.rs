@@ -47,6 +47,10 @@ pub enum Piece {
     /// A metadata node made by a pass: index into [`crate::ir::Function::new_md`]; printed as
     /// a fresh `!N` numbered when the module is written.
     NewMd(u32),
+    /// A phi's incoming list made from all its operands: `[ v0, b0 ], [ v1, b1 ], ...`, one
+    /// pair per block operand (value operand `k` with block operand `k`). Lets the phis a
+    /// pass writes share one two-piece template (`phi T ` and this) whatever their length.
+    Incoming,
 }
 
 /// A reference to a metadata node: text of the input (`!12`, or an inline

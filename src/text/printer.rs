@@ -180,7 +180,26 @@ fn write_pieces(
             }
             Piece::Block(i) => num.write_block(func, blocks[i as usize], out),
             Piece::NewMd(k) => write_new_md(out, k),
+            Piece::Incoming => write_incoming(func, num, values, blocks, out, ba),
         }
+    }
+}
+
+/// `[ v0, b0 ], [ v1, b1 ], ...` ([`Piece::Incoming`]).
+fn write_incoming(
+    func: &Function,
+    num: &Numbering,
+    values: &[Value],
+    blocks: &[Block],
+    out: &mut Vec<u8>,
+    ba: Option<&BlockAddresses>,
+) {
+    for (k, (&v, &b)) in values.iter().zip(blocks).enumerate() {
+        out.extend_from_slice(if k == 0 { b"[ " } else { b", [ " });
+        num.write_value_in(func, func.dfg.resolve(v), out, ba);
+        out.extend_from_slice(b", ");
+        num.write_block(func, b, out);
+        out.extend_from_slice(b" ]");
     }
 }
 

@@ -121,7 +121,7 @@ fn check_header(func: &Function, rep: &mut Reporter<'_>) {
                 Piece::Text(t) => text_ok(func, t),
                 Piece::Value(k) => (k as usize) < func.params.len(),
                 Piece::NewMd(k) => (k as usize) < func.new_md.len(),
-                Piece::Block(_) => false,
+                Piece::Block(_) | Piece::Incoming => false,
             };
             if !ok {
                 bad(
@@ -361,6 +361,7 @@ fn template_ok(func: &Function, d: &InstData) -> bool {
         Piece::Value(k) => k < nv,
         Piece::Block(k) => k < nb,
         Piece::NewMd(k) => (k as usize) < func.new_md.len(),
+        Piece::Incoming => nv == nb,
     })
 }
 

@@ -72,6 +72,7 @@ impl Templates {
                 Piece::Value(i) => h.write_u64(1 << 32 | i as u64),
                 Piece::Block(i) => h.write_u64(2 << 32 | i as u64),
                 Piece::NewMd(i) => h.write_u64(3 << 32 | i as u64),
+                Piece::Incoming => h.write_u64(4 << 32),
             }
         }
         let key = h.finish();

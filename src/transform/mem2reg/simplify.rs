@@ -240,7 +240,7 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Bl
     }
     users.release(p, &phis);
     let dbg = p.f.dfg.strings.add(b"dbg");
-    let mut w = PhiWriter::new(p.f);
+    let mut w = PhiWriter::new();
     let mut buf = Vec::new();
     for (k, ph) in phis.into_iter().enumerate() {
         if alive[k] {
