@@ -5,11 +5,16 @@
 
 use super::lexer::unescape;
 
-/// Appends `prefix` and `name` as LLVM prints it: bare when every byte is `[-a-zA-Z$._0-9]`
+/// Appends `prefix` and `name` as LLVM prints it: bare when every byte is `[-a-zA-Z._0-9]`
 /// except a leading digit, otherwise quoted with `\XX` escapes for unprintable bytes, `"`
 /// and `\`.
 pub fn write_name(out: &mut Vec<u8>, prefix: u8, name: &[u8]) {
     out.push(prefix);
+    write_name_body(out, name);
+}
+
+/// [`write_name`] without the sigil.
+pub fn write_name_body(out: &mut Vec<u8>, name: &[u8]) {
     let needs_quotes = name.is_empty()
         || name[0].is_ascii_digit()
         || name

@@ -129,7 +129,11 @@ impl NameTable {
         mut named: impl FnMut(u32, &[u8]),
     ) {
         let mut buf = Vec::new();
-        for ev in self.journal.take().unwrap_or_default() {
+        let journal = self.journal.take().unwrap_or_default();
+        // Room for every candidate (most are kept), not one regrowth after another.
+        let phis = journal.iter().filter(|e| matches!(e, Deferred::Phi(_))).count();
+        self.set.reserve(phis);
+        for ev in journal {
             match ev {
                 Deferred::Free(h) => self.free(h),
                 Deferred::Phi(k) => {
@@ -192,9 +196,9 @@ fn written_hash(written: &[u8]) -> u64 {
 
 /// Stores `name` (unescaped) in `func`'s arena in printable form (quoted when needed).
 pub fn name_text(func: &mut Function, name: &[u8]) -> Text {
-    let mut buf = Vec::with_capacity(name.len() + 3);
-    crate::text::names::write_name(&mut buf, b'%', name);
-    func.dfg.strings.add(&buf[1..])
+    func.dfg
+        .strings
+        .add_with(|b| crate::text::names::write_name_body(b, name))
 }
 
 #[cfg(test)]

@@ -204,6 +204,9 @@ pub(crate) fn run(
     st.loc.clear();
     st.loc.resize(slots.len(), None);
     st.undo.clear();
+    // Each phi and each store sets a slot's value once per visit: room for them all.
+    let sets = phis.len() + slots.iter().map(|s| s.stores.len()).sum::<usize>();
+    st.undo.reserve(sets);
     st.used.clear();
     st.used.resize(phis.len(), !prune);
     b.phi_results.clear();
@@ -217,6 +220,9 @@ pub(crate) fn run(
     // Values (and locations) at the end of each predecessor of a phi block.
     b.ends.clear();
     b.end_vals.clear();
+    // One end value per phi and predecessor.
+    b.end_vals
+        .reserve(phis.iter().map(|ph| ph.cap as usize).sum());
     b.anc.clear();
     for &(bb, parent) in &b.trav.preorder {
         while let Some(&(top, mark)) = b.anc.last() {
