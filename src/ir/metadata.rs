@@ -48,11 +48,20 @@ pub struct MdReader<'a> {
 pub fn node_id(text: &[u8]) -> Option<MdNodeId> {
     // Fast path, the common reference `!123` (no white space): digits read once.
     if let [b'!', digits @ ..] = text {
-        if !digits.is_empty() && digits.len() <= 9 && digits.iter().all(u8::is_ascii_digit) {
-            let n = digits
-                .iter()
-                .fold(0u32, |n, &c| n * 10 + u32::from(c - b'0'));
-            return Some(MdNodeId::Num(n));
+        if (1..=9).contains(&digits.len()) {
+            let mut n = 0u32;
+            for &c in digits {
+                let d = c.wrapping_sub(b'0');
+                if d > 9 {
+                    n = u32::MAX;
+                    break;
+                }
+                n = n * 10 + u32::from(d);
+            }
+            // (Nine digits stay below u32::MAX, which marks a non-digit.)
+            if n != u32::MAX {
+                return Some(MdNodeId::Num(n));
+            }
         }
     }
     let t = trim(text);

@@ -131,7 +131,10 @@ impl NameTable {
         let mut buf = Vec::new();
         let journal = self.journal.take().unwrap_or_default();
         // Room for every candidate (most are kept), not one regrowth after another.
-        let phis = journal.iter().filter(|e| matches!(e, Deferred::Phi(_))).count();
+        let phis = journal
+            .iter()
+            .filter(|e| matches!(e, Deferred::Phi(_)))
+            .count();
         self.set.reserve(phis);
         for ev in journal {
             match ev {
