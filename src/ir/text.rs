@@ -104,6 +104,11 @@ pub struct TextArena {
 const FIRST_ROOM: usize = 1024;
 
 impl TextArena {
+    /// Makes room for `n` more bytes.
+    pub fn reserve(&mut self, n: usize) {
+        self.bytes.reserve(n);
+    }
+
     /// Makes room on the first addition (see [`FIRST_ROOM`]).
     #[inline]
     fn room(&mut self) {

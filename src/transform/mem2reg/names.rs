@@ -12,6 +12,14 @@
 //! open, removals are recorded in order with the phis' places among them, and
 //! [`NameTable::replay`] later performs them, naming the surviving phis at their places — the
 //! same sequence of removals and creations LLVM performs, so the same names.
+//!
+//! Plain names: when none of a replay's names `<slot>.<version>` is in the table, the slots'
+//! names are distinct and not empty, and every removal it replays removes a name the table
+//! holds, that sequence would take every one of them as it is: no name is made unique, and
+//! the removals cannot change that. The replay then takes
+//! them without entering them one by one into the table (a table of a million names is
+//! looked up at random, past the caches): it remembers, per slot name, how many versions it
+//! handed out, and every later lookup and removal consults that record too.
 
 use crate::ir::{Function, Text};
 use crate::text::lexer::unescape;
@@ -28,6 +36,17 @@ pub struct NameTable {
     last_unique: u32,
     /// Open journal of deferred events (see the module docs).
     journal: Option<Vec<Deferred>>,
+    /// Names taken outside `set` (see the module docs): for each slot name `b` here with
+    /// count `n`, the names `b.0` up to `b.(n-1)`, none of them in `set`.
+    plain: FxHashMap<Vec<u8>, u32>,
+}
+
+/// A kept candidate phi in a replay: its number, slot (number and name) and version.
+struct Kept<'b> {
+    k: u32,
+    slot: u32,
+    base: &'b [u8],
+    v: u32,
 }
 
 /// A deferred event.
@@ -82,6 +101,7 @@ impl NameTable {
             set,
             last_unique: 0,
             journal: None,
+            plain: FxHashMap::default(),
         }
     }
 
@@ -90,7 +110,58 @@ impl NameTable {
         let h = written_hash(written);
         match &mut self.journal {
             Some(j) => j.push(Deferred::Free(h)),
-            None => self.free(h),
+            None => {
+                if !self.plain.is_empty() {
+                    let name = plain(written);
+                    if let Some((base, _)) = self.in_plain(&name) {
+                        let base = base.to_vec();
+                        self.materialize(&base);
+                    }
+                }
+                self.free(h)
+            }
+        }
+    }
+
+    /// The slot name and version of `name` if it is one of the plain names (`b.v`, `v` below
+    /// `b`'s count, written as [`write_u32`](crate::text::printer::write_u32) writes it).
+    fn in_plain<'n>(&self, name: &'n [u8]) -> Option<(&'n [u8], u32)> {
+        if self.plain.is_empty() {
+            return None;
+        }
+        let dot = name.iter().rposition(|&c| c == b'.')?;
+        let (base, digits) = (&name[..dot], &name[dot + 1..]);
+        let canonical = !digits.is_empty()
+            && digits.len() <= 9
+            && digits.iter().all(u8::is_ascii_digit)
+            && (digits[0] != b'0' || digits.len() == 1);
+        if !canonical {
+            return None;
+        }
+        let v = digits
+            .iter()
+            .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+        (v < *self.plain.get(base)?).then_some((base, v))
+    }
+
+    /// Enters slot name `base`'s plain names into the table.
+    fn materialize(&mut self, base: &[u8]) {
+        let Some(n) = self.plain.remove(base) else {
+            return;
+        };
+        let mut buf = Vec::new();
+        for v in 0..n {
+            buf.clear();
+            write_versioned(&mut buf, base, v);
+            *self.set.entry(hash(&buf)).or_insert(0) += 1;
+        }
+    }
+
+    /// Enters every plain name into the table.
+    fn materialize_all(&mut self) {
+        let bases: Vec<Vec<u8>> = self.plain.keys().cloned().collect();
+        for b in bases {
+            self.materialize(&b);
         }
     }
 
@@ -106,7 +177,7 @@ impl NameTable {
     /// Records `name` (unescaped) if free.
     fn take(&mut self, name: &[u8]) -> bool {
         let h = hash(name);
-        if self.set.contains_key(&h) {
+        if self.set.contains_key(&h) || self.in_plain(name).is_some() {
             return false;
         }
         self.set.insert(h, 1);
@@ -121,33 +192,114 @@ impl NameTable {
     }
 
     /// Closes the journal: performs its removals in order and, at each candidate phi's place,
-    /// asks `base(k, buf)` to write the phi's base name into `buf` (false: the phi is not
-    /// kept), makes it unique and hands it to `named(k, name)`.
-    pub fn replay(
+    /// asks `kept(k)` for the phi's slot (its number, below `slots`, and name) and version
+    /// (`None`: the phi is not kept), makes `<slot name>.<version>` unique and hands it to
+    /// `named(k, name)`.
+    pub fn replay<'b>(
         &mut self,
-        mut base: impl FnMut(u32, &mut Vec<u8>) -> bool,
+        slots: usize,
+        mut kept: impl FnMut(u32) -> Option<(u32, &'b [u8], u32)>,
         mut named: impl FnMut(u32, &[u8]),
     ) {
-        let mut buf = Vec::new();
         let journal = self.journal.take().unwrap_or_default();
-        // Room for every candidate (most are kept), not one regrowth after another.
-        let phis = journal
+        let phis: Vec<Kept<'b>> = journal
             .iter()
-            .filter(|e| matches!(e, Deferred::Phi(_)))
-            .count();
-        self.set.reserve(phis);
+            .filter_map(|e| match *e {
+                Deferred::Phi(k) => kept(k).map(|(slot, base, v)| Kept { k, slot, base, v }),
+                Deferred::Free(_) => None,
+            })
+            .collect();
+        let mut buf = Vec::new();
+        let frees_present = self.frees_present(&journal);
+        if let Some(counts) = frees_present
+            .then(|| self.all_plain(slots, &phis, &mut buf))
+            .flatten()
+        {
+            for e in &journal {
+                if let Deferred::Free(h) = *e {
+                    self.free(h);
+                }
+            }
+            for p in &phis {
+                buf.clear();
+                write_versioned(&mut buf, p.base, p.v);
+                named(p.k, &buf);
+            }
+            self.plain.extend(counts);
+            return;
+        }
+        self.materialize_all();
+        // Room for every candidate (most are kept), not one regrowth after another.
+        self.set.reserve(phis.len());
+        let mut next = phis.iter();
         for ev in journal {
             match ev {
                 Deferred::Free(h) => self.free(h),
                 Deferred::Phi(k) => {
+                    let Some(p) = next.as_slice().first().filter(|p| p.k == k) else {
+                        continue;
+                    };
+                    next.next();
                     buf.clear();
-                    if base(k, &mut buf) {
-                        self.make_unique(&mut buf);
-                        named(k, &buf);
-                    }
+                    write_versioned(&mut buf, p.base, p.v);
+                    self.make_unique(&mut buf);
+                    named(k, &buf);
                 }
             }
         }
+    }
+
+    /// Whether every removal in `journal` removes a name the table holds now (so none can
+    /// remove a name the replay makes).
+    fn frees_present(&self, journal: &[Deferred]) -> bool {
+        let mut freed: FxHashMap<u64, u32> = FxHashMap::default();
+        journal.iter().all(|e| match *e {
+            Deferred::Free(h) => {
+                let n = freed.entry(h).or_insert(0);
+                *n += 1;
+                self.set.get(&h).is_some_and(|&c| c >= *n)
+            }
+            Deferred::Phi(_) => true,
+        })
+    }
+
+    /// Whether replaying `phis` (of slots numbered below `slots`) would take every name as it
+    /// is (see the module docs): no plain names yet, slot names distinct and not empty, each
+    /// slot's versions counting up from 0, and none of the names in the table. If so, the
+    /// count of versions per slot name.
+    fn all_plain(
+        &self,
+        slots: usize,
+        phis: &[Kept<'_>],
+        buf: &mut Vec<u8>,
+    ) -> Option<Vec<(Vec<u8>, u32)>> {
+        if !self.plain.is_empty() || phis.is_empty() {
+            return None;
+        }
+        let mut next = vec![0u32; slots];
+        for p in phis {
+            let n = next.get_mut(p.slot as usize)?;
+            if p.base.is_empty() || *n != p.v {
+                return None;
+            }
+            *n += 1;
+            buf.clear();
+            write_versioned(buf, p.base, p.v);
+            if self.set.contains_key(&hash(buf)) {
+                return None;
+            }
+        }
+        // The slots' names, once each: distinct?
+        let mut counts: Vec<(Vec<u8>, u32)> = Vec::new();
+        for p in phis {
+            let n = &mut next[p.slot as usize];
+            if *n != 0 {
+                counts.push((p.base.to_vec(), std::mem::take(n)));
+            }
+        }
+        let mut names: Vec<&[u8]> = counts.iter().map(|c| &c.0[..]).collect();
+        names.sort_unstable();
+        names.windows(2).all(|w| w[0] != w[1]).then_some(counts)
     }
 
     /// A fresh unique name from `base` (unescaped), recorded in the table.
@@ -172,6 +324,13 @@ impl NameTable {
             }
         }
     }
+}
+
+/// `<base>.<v>`.
+pub fn write_versioned(out: &mut Vec<u8>, base: &[u8], v: u32) {
+    out.extend_from_slice(base);
+    out.push(b'.');
+    crate::text::printer::write_u32(out, v);
 }
 
 /// A 64-bit hash of an unescaped name (FNV-1a, then a SplitMix64 finaliser to spread it).
@@ -214,6 +373,7 @@ mod tests {
             set: FxHashMap::default(),
             last_unique: 0,
             journal: None,
+            plain: FxHashMap::default(),
         };
         assert_eq!(t.create(b".0"), b".0");
         assert_eq!(t.create(b".0"), b".01");
@@ -229,6 +389,7 @@ mod tests {
             set: [(hash(b"x.0"), 1), (hash(b"y"), 1)].into_iter().collect(),
             last_unique: 0,
             journal: None,
+            plain: FxHashMap::default(),
         };
         t.defer_phi(0);
         t.remove(b"x.0");
@@ -237,14 +398,125 @@ mod tests {
         // Phi 0 was placed while `x.0` still existed; phi 1 is dropped, so phi 2 is next.
         let mut got = Vec::new();
         t.replay(
-            |k, buf| {
-                buf.extend_from_slice(b"x.0");
-                k != 1
-            },
+            1,
+            |k| (k != 1).then_some((0, &b"x"[..], 0)),
             |k, name| got.push((k, name.to_vec())),
         );
         assert_eq!(got, vec![(0, b"x.01".to_vec()), (2, b"x.0".to_vec())]);
         t.remove(b"y");
         assert_eq!(t.create(b"y"), b"y");
+    }
+
+    /// The sequential algorithm over real strings: the oracle for plain names.
+    struct Oracle {
+        names: Vec<Vec<u8>>,
+        last_unique: u32,
+    }
+
+    impl Oracle {
+        fn create(&mut self, base: &[u8]) -> Vec<u8> {
+            let mut name = base.to_vec();
+            while self.names.contains(&name) {
+                self.last_unique += 1;
+                name = base.to_vec();
+                crate::text::printer::write_u32(&mut name, self.last_unique);
+            }
+            self.names.push(name.clone());
+            name
+        }
+        fn remove(&mut self, name: &[u8]) {
+            if let Some(i) = self.names.iter().position(|n| n == name) {
+                self.names.swap_remove(i);
+            }
+        }
+    }
+
+    #[test]
+    fn plain_names_agree_with_the_sequential_algorithm() {
+        let pool: [&[u8]; 8] = [b"x", b"y", b"x.1", b"", b"x.0", b"y.1", b"x.10", b"z"];
+        let slots: [&[u8]; 4] = [b"x", b"y", b"x.1", b""];
+        let mut fast = 0;
+        for seed in 0..1000 {
+            let mut rng = crate::util::rng::Rng::new(seed);
+            let initial: Vec<&[u8]> = (0..rng.below(4))
+                .map(|_| pool[rng.below(8) as usize])
+                .collect();
+            let mut oracle = Oracle {
+                names: initial.iter().map(|n| n.to_vec()).collect(),
+                last_unique: 0,
+            };
+            let mut t = NameTable {
+                set: FxHashMap::default(),
+                last_unique: 0,
+                journal: None,
+                plain: FxHashMap::default(),
+            };
+            for n in &initial {
+                *t.set.entry(hash(n)).or_insert(0) += 1;
+            }
+            // A round: removals of initial names among candidate phis of some slots.
+            let nslots = 1 + rng.below(if seed % 2 == 0 { 2 } else { 4 }) as usize;
+            let mut events = Vec::new();
+            for k in 0..rng.below(12) as u32 {
+                if rng.below(4) == 0 && !initial.is_empty() {
+                    let n = initial[rng.below(initial.len() as u64) as usize];
+                    t.remove(n);
+                    events.push(Err(n));
+                }
+                t.defer_phi(k);
+                events.push(Ok((k, rng.below(nslots as u64) as u32, rng.below(3) != 0)));
+            }
+            let mut want = Vec::new();
+            let mut version = [0u32; 4];
+            for e in &events {
+                match *e {
+                    Err(n) => oracle.remove(n),
+                    Ok((k, s, true)) => {
+                        let mut base = Vec::new();
+                        write_versioned(&mut base, slots[s as usize], version[s as usize]);
+                        version[s as usize] += 1;
+                        want.push((k, oracle.create(&base)));
+                    }
+                    Ok(_) => {}
+                }
+            }
+            let mut got = Vec::new();
+            let mut version = [0u32; 4];
+            let live: Vec<(u32, bool)> = events
+                .iter()
+                .filter_map(|e| e.ok())
+                .map(|(_, s, l)| (s, l))
+                .collect();
+            t.replay(
+                4,
+                |k| {
+                    let (s, l) = live[k as usize];
+                    l.then(|| {
+                        version[s as usize] += 1;
+                        (s, slots[s as usize], version[s as usize] - 1)
+                    })
+                },
+                |k, name| got.push((k, name.to_vec())),
+            );
+            assert_eq!(got, want, "seed {seed}");
+            fast += usize::from(!t.plain.is_empty());
+            // Later lookups and removals see the names the replay took.
+            for _ in 0..6 {
+                let n = pool[rng.below(8) as usize];
+                let mut probe = Vec::new();
+                match rng.below(2) {
+                    0 => write_versioned(&mut probe, n, rng.below(3) as u32),
+                    _ => probe.extend_from_slice(n),
+                }
+                if rng.below(2) == 0 {
+                    assert_eq!(t.create(&probe), oracle.create(&probe), "seed {seed}");
+                } else {
+                    t.remove(&probe);
+                    oracle.remove(&probe);
+                }
+            }
+        }
+        // Both ways were taken: the plain path and the table.
+        assert!((100..900).contains(&fast), "{fast}");
     }
 }

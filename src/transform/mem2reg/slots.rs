@@ -582,14 +582,8 @@ fn place_phis(
 /// `<slot name>.<version>`.
 fn phi_base(s: &Slot, version: u32) -> Vec<u8> {
     let mut base = Vec::new();
-    write_phi_base(s, version, &mut base);
+    super::names::write_versioned(&mut base, &s.name, version);
     base
-}
-
-fn write_phi_base(s: &Slot, version: u32, out: &mut Vec<u8>) {
-    out.extend_from_slice(&s.name);
-    out.push(b'.');
-    crate::text::printer::write_u32(out, version);
 }
 
 /// After a bounded placement: removes the dead candidate phis and names the others as LLVM
@@ -599,21 +593,26 @@ fn keep_live_phis(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut Vec<NewPh
     p.names();
     let mut table = p.names.take().expect("built above");
     let f = &mut *p.f;
-    let mut quoted = Vec::new();
+    // Room for every kept phi's name (`<slot>.<version>`, a few digits more when made unique).
+    let room: usize = phis
+        .iter()
+        .zip(live)
+        .filter(|(_, &l)| l)
+        .map(|(ph, _)| slots[ph.slot as usize].name.len() + 8)
+        .sum();
+    f.dfg.strings.reserve(room);
     table.replay(
-        |k, buf| {
+        slots.len(),
+        |k| {
             let k = k as usize;
-            if live[k] {
-                let sl = phis[k].slot as usize;
-                write_phi_base(&slots[sl], version[sl], buf);
-                version[sl] += 1;
-            }
-            live[k]
+            live[k].then(|| {
+                let sl = phis[k].slot;
+                version[sl as usize] += 1;
+                (sl, &slots[sl as usize].name[..], version[sl as usize] - 1)
+            })
         },
         |k, name| {
-            quoted.clear();
-            crate::text::names::write_name(&mut quoted, b'%', name);
-            let text = f.dfg.strings.add(&quoted[1..]);
+            let text = super::names::name_text(f, name);
             let r = f.dfg.insts[phis[k as usize].inst].result;
             f.dfg.values[r].name = text;
         },
