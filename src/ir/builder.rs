@@ -159,7 +159,7 @@ impl<'a> FuncBuilder<'a> {
 
     /// `phi T [ v0, b0 ], ...` (unplaced), named `name`.
     pub fn make_phi(&mut self, ty: Type, incoming: &[(Value, Block)], name: Text) -> Inst {
-        self.phi_template(ty, incoming);
+        self.phi_template("", ty, incoming);
         self.finish(Opcode::Phi, 0, Type::NONE, Some((ty, name)))
     }
 
@@ -173,57 +173,31 @@ impl<'a> FuncBuilder<'a> {
     /// Replaces the incoming list of phi `inst`, writing `flags` (e.g. `"nsz "`) after `phi `.
     pub fn set_phi_incoming_flags(&mut self, inst: Inst, flags: &str, incoming: &[(Value, Block)]) {
         let ty = self.func.dfg.value_type(self.func.dfg.insts[inst].result);
-        self.text("phi ").text(flags).ty(ty);
-        self.phi_operands(incoming);
+        self.phi_template(flags, ty, incoming);
         let dfg = &mut self.func.dfg;
-        let d = InstData {
+        dfg.insts[inst] = InstData {
             values: dfg.push_values(&self.values),
             blocks: dfg.push_blocks(&self.blocks),
             pieces: dfg.push_pieces(&self.pieces),
             ..dfg.insts[inst]
         };
-        dfg.insts[inst] = d;
         self.pieces.clear();
         self.values.clear();
         self.blocks.clear();
-    }
-
-    fn phi_operands(&mut self, incoming: &[(Value, Block)]) {
-        for (i, &(v, b)) in incoming.iter().enumerate() {
-            self.text(if i == 0 { " [ " } else { ", [ " })
-                .value(v)
-                .text(", ")
-                .block(b)
-                .text(" ]");
-        }
-    }
-
-    fn phi_template(&mut self, ty: Type, incoming: &[(Value, Block)]) {
-        self.text("phi ").ty(ty);
-        for (i, &(v, b)) in incoming.iter().enumerate() {
-            self.text(if i == 0 { " [ " } else { ", [ " })
-                .value(v)
-                .text(", ")
-                .block(b)
-                .text(" ]");
-        }
     }
 
     /// Replaces the incoming list of phi `inst` (rebuilding its template; keeps its attachments).
     pub fn set_phi_incoming(&mut self, inst: Inst, incoming: &[(Value, Block)]) {
-        let ty = self.func.dfg.value_type(self.func.dfg.insts[inst].result);
-        self.phi_template(ty, incoming);
-        let dfg = &mut self.func.dfg;
-        let d = InstData {
-            values: dfg.push_values(&self.values),
-            blocks: dfg.push_blocks(&self.blocks),
-            pieces: dfg.push_pieces(&self.pieces),
-            ..dfg.insts[inst]
-        };
-        dfg.insts[inst] = d;
-        self.pieces.clear();
-        self.values.clear();
-        self.blocks.clear();
+        self.set_phi_incoming_flags(inst, "", incoming);
+    }
+
+    /// `phi <flags>T ` and the incoming list as one [`Piece::Incoming`] (printed as LLVM does:
+    /// `[ v0, b0 ], [ v1, b1 ]`).
+    fn phi_template(&mut self, flags: &str, ty: Type, incoming: &[(Value, Block)]) {
+        self.text("phi ").text(flags).ty(ty).text(" ");
+        self.values.extend(incoming.iter().map(|&(v, _)| v));
+        self.blocks.extend(incoming.iter().map(|&(_, b)| b));
+        self.pieces.push(Piece::Incoming);
     }
 
     /// `load T, ptr %p` (unplaced).
@@ -409,7 +383,7 @@ pub fn define_function(m: &mut Module, name: &str, ret: Type, params: &[(Type, &
 
 /// Writes the incoming lists of many phis of one function cheaply: phis of one type share one
 /// template, `phi [nsz ]T ` and [`Piece::Incoming`], so a phi costs only its operands.
-/// Invariant: the templates it writes print exactly as [`FuncBuilder::set_phi_incoming_flags`]'s.
+/// Invariant: the templates are [`FuncBuilder::set_phi_incoming_flags`]'s, so they print alike.
 #[derive(Default)]
 pub struct PhiWriter {
     /// The template per (type, nsz).
@@ -430,16 +404,9 @@ impl PhiWriter {
         {
             return t;
         }
-        let mut buf = b"phi ".to_vec();
-        if nsz {
-            buf.extend_from_slice(b"nsz ");
-        }
-        func.types.write(&mut buf, ty);
-        buf.push(b' ');
-        let prefix = func.dfg.strings.add(&buf);
-        let t = func
-            .dfg
-            .push_pieces(&[Piece::Text(prefix), Piece::Incoming]);
+        let mut b = FuncBuilder::new(func);
+        b.phi_template(if nsz { "nsz " } else { "" }, ty, &[]);
+        let t = b.func.dfg.push_pieces(&b.pieces);
         self.templates.push((ty, nsz, t));
         t
     }
@@ -453,11 +420,6 @@ impl PhiWriter {
         nsz: bool,
         incoming: &[(Value, Block)],
     ) {
-        if incoming.is_empty() {
-            let flags = if nsz { "nsz " } else { "" };
-            FuncBuilder::new(func).set_phi_incoming_flags(inst, flags, incoming);
-            return;
-        }
         let ty = func.dfg.value_type(func.dfg.insts[inst].result);
         let pieces = self.template(func, ty, nsz);
         let dfg = &mut func.dfg;

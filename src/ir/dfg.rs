@@ -44,6 +44,17 @@ pub struct ValueData {
     pub name: Text,
 }
 
+/// Appends `items` to `pool`; the range they take.
+#[inline]
+fn append<T>(pool: &mut Vec<T>, items: impl Iterator<Item = T>) -> PoolRange {
+    let start = pool.len() as u32;
+    pool.extend(items);
+    PoolRange {
+        start,
+        len: pool.len() as u32 - start,
+    }
+}
+
 /// One operand bundle of a call: `"tag"(T %a, T %b)`.
 #[derive(Clone, Copy, Debug)]
 pub struct Bundle {
@@ -161,56 +172,31 @@ impl DataFlowGraph {
     /// Appends `vals` to the value pool.
     #[inline]
     pub fn push_values(&mut self, vals: &[Value]) -> PoolRange {
-        let start = self.value_pool.len() as u32;
-        self.value_pool.extend_from_slice(vals);
-        PoolRange {
-            start,
-            len: vals.len() as u32,
-        }
+        append(&mut self.value_pool, vals.iter().copied())
     }
 
     /// Appends the values `vals` yields to the operand pool.
     #[inline]
     pub fn push_values_with(&mut self, vals: impl Iterator<Item = Value>) -> PoolRange {
-        let start = self.value_pool.len() as u32;
-        self.value_pool.extend(vals);
-        PoolRange {
-            start,
-            len: self.value_pool.len() as u32 - start,
-        }
-    }
-
-    /// Appends the blocks `blocks` yields to the block pool.
-    #[inline]
-    pub fn push_blocks_with(&mut self, blocks: impl Iterator<Item = Block>) -> PoolRange {
-        let start = self.block_pool.len() as u32;
-        self.block_pool.extend(blocks);
-        PoolRange {
-            start,
-            len: self.block_pool.len() as u32 - start,
-        }
+        append(&mut self.value_pool, vals)
     }
 
     /// Appends `blocks` to the block pool.
     #[inline]
     pub fn push_blocks(&mut self, blocks: &[Block]) -> PoolRange {
-        let start = self.block_pool.len() as u32;
-        self.block_pool.extend_from_slice(blocks);
-        PoolRange {
-            start,
-            len: blocks.len() as u32,
-        }
+        append(&mut self.block_pool, blocks.iter().copied())
+    }
+
+    /// Appends the blocks `blocks` yields to the block pool.
+    #[inline]
+    pub fn push_blocks_with(&mut self, blocks: impl Iterator<Item = Block>) -> PoolRange {
+        append(&mut self.block_pool, blocks)
     }
 
     /// Appends `pieces` to the template pool.
     #[inline]
     pub fn push_pieces(&mut self, pieces: &[Piece]) -> PoolRange {
-        let start = self.pieces.len() as u32;
-        self.pieces.extend_from_slice(pieces);
-        PoolRange {
-            start,
-            len: pieces.len() as u32,
-        }
+        append(&mut self.pieces, pieces.iter().copied())
     }
 
     /// Adds an instruction; if `result_ty` is given, also its result value named `name`.

@@ -48,18 +48,8 @@ pub struct MdReader<'a> {
 pub fn node_id(text: &[u8]) -> Option<MdNodeId> {
     // Fast path, the common reference `!123` (no white space): digits read once.
     if let [b'!', digits @ ..] = text {
-        if (1..=9).contains(&digits.len()) {
-            let mut n = 0u32;
-            for &c in digits {
-                let d = c.wrapping_sub(b'0');
-                if d > 9 {
-                    n = u32::MAX;
-                    break;
-                }
-                n = n * 10 + u32::from(d);
-            }
-            // (Nine digits stay below u32::MAX, which marks a non-digit.)
-            if n != u32::MAX {
+        if digits.len() <= 9 {
+            if let Some(n) = parse_u32(digits) {
                 return Some(MdNodeId::Num(n));
             }
         }
@@ -268,12 +258,10 @@ impl FieldCursor<'_> {
             .take(10)
             .take_while(|c| c.is_ascii_digit())
             .count();
-        if n == 0 || n > 9 {
-            return None;
-        }
         let (digits, rest) = self.0.split_at(n);
+        let v = parse_u32(digits).filter(|_| n <= 9)?;
         self.0 = rest;
-        Some(digits.iter().fold(0, |v, &d| v * 10 + u64::from(d - b'0')))
+        Some(u64::from(v))
     }
 }
 

@@ -98,11 +98,6 @@ impl<'m> DbgMd<'m> {
         }
     }
 
-    /// A reader with empty memos.
-    pub fn new(reader: MdReader<'m>) -> DbgMd<'m> {
-        DbgMd::with_memo(reader, 0, DbgMemo::default())
-    }
-
     /// The memos, for the next function.
     pub fn into_memo(self) -> DbgMemo {
         self.m

@@ -114,8 +114,7 @@ impl NameTable {
                 if !self.plain.is_empty() {
                     let name = plain(written);
                     if let Some((base, _)) = self.in_plain(&name) {
-                        let base = base.to_vec();
-                        self.materialize(&base);
+                        self.materialize(base);
                     }
                 }
                 self.free(h)
@@ -131,37 +130,33 @@ impl NameTable {
         }
         let dot = name.iter().rposition(|&c| c == b'.')?;
         let (base, digits) = (&name[..dot], &name[dot + 1..]);
-        let canonical = !digits.is_empty()
-            && digits.len() <= 9
-            && digits.iter().all(u8::is_ascii_digit)
-            && (digits[0] != b'0' || digits.len() == 1);
-        if !canonical {
-            return None;
-        }
-        let v = digits
-            .iter()
-            .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
-        (v < *self.plain.get(base)?).then_some((base, v))
+        let v = crate::text::lexer::parse_u32(digits)?;
+        // (As `write_u32` writes it: no leading zero.)
+        let canonical = digits[0] != b'0' || digits.len() == 1;
+        (canonical && v < *self.plain.get(base)?).then_some((base, v))
     }
 
     /// Enters slot name `base`'s plain names into the table.
     fn materialize(&mut self, base: &[u8]) {
-        let Some(n) = self.plain.remove(base) else {
-            return;
-        };
-        let mut buf = Vec::new();
-        for v in 0..n {
-            buf.clear();
-            write_versioned(&mut buf, base, v);
-            *self.set.entry(hash(&buf)).or_insert(0) += 1;
+        if let Some(n) = self.plain.remove(base) {
+            self.enter_versions(base, n);
         }
     }
 
     /// Enters every plain name into the table.
     fn materialize_all(&mut self) {
-        let bases: Vec<Vec<u8>> = self.plain.keys().cloned().collect();
-        for b in bases {
-            self.materialize(&b);
+        for (base, n) in std::mem::take(&mut self.plain) {
+            self.enter_versions(&base, n);
+        }
+    }
+
+    /// Enters `base.0` up to `base.(n-1)` into the table.
+    fn enter_versions(&mut self, base: &[u8], n: u32) {
+        let mut buf = Vec::new();
+        for v in 0..n {
+            buf.clear();
+            write_versioned(&mut buf, base, v);
+            *self.set.entry(hash(&buf)).or_insert(0) += 1;
         }
     }
 
@@ -210,11 +205,11 @@ impl NameTable {
             })
             .collect();
         let mut buf = Vec::new();
-        let frees_present = self.frees_present(&journal);
-        if let Some(counts) = frees_present
-            .then(|| self.all_plain(slots, &phis, &mut buf))
-            .flatten()
-        {
+        let plain = match self.frees_present(&journal) {
+            true => self.all_plain(slots, &phis, &mut buf),
+            false => None,
+        };
+        if let Some(counts) = plain {
             for e in &journal {
                 if let Deferred::Free(h) = *e {
                     self.free(h);
