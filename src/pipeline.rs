@@ -281,7 +281,7 @@ fn one_pass(
     use crate::transform::{phi_elim, reg2mem};
     match pass {
         Pass::Mem2Reg => {
-            let m = crate::transform::mem2reg::promote_function(f, ctx, &opts.mem2reg);
+            let m = crate::transform::mem2reg::promote_keeping_aliases(f, ctx, &opts.mem2reg);
             r.mem2reg.stats.add(&m.stats);
             r.mem2reg.remarks.extend(m.remarks);
             r.mem2reg.explanations.push_str(&m.explanations);

@@ -303,8 +303,23 @@ thread_local! {
 }
 
 /// Promotes the slots of one function. `ctx` is the module's reader context (for debug
-/// metadata); `None` for functions built in Rust.
+/// metadata); `None` for functions built in Rust. Afterwards no operand names a replaced
+/// value (see [`DataFlowGraph::resolve_aliases`](crate::ir::DataFlowGraph::resolve_aliases)).
 pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Options) -> Report {
+    let report = promote_keeping_aliases(func, ctx, opts);
+    func.dfg.resolve_aliases();
+    report
+}
+
+/// [`promote_function`], leaving the last round's replacements recorded as aliases: for the
+/// pipeline, whose readers resolve operands as they read them (the printer and the verifier
+/// per operand, the other passes with one `resolve_aliases` at their start), so no pass over
+/// all operands is spent on them.
+pub(crate) fn promote_keeping_aliases(
+    func: &mut Function,
+    ctx: Option<&ModuleCtx>,
+    opts: &Options,
+) -> Report {
     let mut report = Report::default();
     if func.optnone || func.layout.entry_block().is_none() {
         return report;
@@ -378,11 +393,11 @@ pub fn promote_function(func: &mut Function, ctx: Option<&ModuleCtx>, opts: &Opt
         }
         let again = may_unblock(p.f, uses, &chosen);
         slots::promote(&mut p, uses, chosen);
-        p.f.dfg.resolve_aliases();
         rounds += 1;
         if !again || rounds > 1_000_000 {
             break;
         }
+        p.f.dfg.resolve_aliases();
     }
     remarks_for_remaining(&mut p, &scratch.order, &mut report);
     scratch.pos = std::mem::take(&mut p.pos);
@@ -484,6 +499,7 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, order: &[Inst], report: &mut 
         p.stats.not_promoted += remaining.len() as u64;
         return;
     }
+    p.f.dfg.resolve_aliases();
     let uses = uses::UseIndex::compute(p.f);
     let num = crate::text::printer::Numbering::compute(p.f);
     let fname = p.f.name_str();

@@ -129,10 +129,63 @@ pub struct RenameBuffers {
     ends: FxHashMap<(Block, Block), usize>,
     end_vals: Vec<(Value, Loc)>,
     anc: Vec<(Block, usize)>,
-    insts: Vec<Inst>,
+    acting: Acting,
     col: Vec<u32>,
     work: Vec<u32>,
     converted: SecondaryMap<Block, bool>,
+}
+
+/// The instructions the walk acts on, by block and in layout order within a block: the loads
+/// and stores of the slots being renamed, and their allocas (a slot outside the entry block is
+/// undefined again each time its alloca runs). Visiting only these, not every instruction of
+/// every block, makes the walk cost the slots' uses rather than the function's size.
+///
+/// Invariant (after [`Acting::fill`]): `list[off[b]..off[b + 1]]` are block `b`'s, sorted by
+/// position in the block.
+#[derive(Default)]
+struct Acting {
+    off: Vec<u32>,
+    list: Vec<(u32, Inst)>,
+    /// Each instruction's block, in the order the slots list them (fill's scratch).
+    blocks: Vec<(Block, Inst)>,
+}
+
+impl Acting {
+    fn fill(&mut self, p: &Promoter<'_, '_>, slots: &[Slot]) {
+        let n = p.cfg().num_block_ids();
+        self.off.clear();
+        self.off.resize(n + 2, 0);
+        self.blocks.clear();
+        for s in slots.iter().filter(|s| !s.dropped) {
+            for &i in std::iter::once(&s.alloca).chain(&s.loads).chain(&s.stores) {
+                let b = p.f.layout.inst_block(i).expect("a slot's users are placed");
+                self.blocks.push((b, i));
+                self.off[b.index() + 2] += 1;
+            }
+        }
+        // Counts at off[b + 2] become starts at off[b + 1]; filling moves them to off[b].
+        for k in 2..n + 2 {
+            self.off[k] += self.off[k - 1];
+        }
+        self.list.clear();
+        self.list.resize(self.blocks.len(), (0, Inst::NONE));
+        for &(b, i) in &self.blocks {
+            let at = &mut self.off[b.index() + 1];
+            self.list[*at as usize] = (p.pos[i.index()], i);
+            *at += 1;
+        }
+        self.off.pop();
+        for b in 0..n {
+            let r = self.off[b] as usize..self.off[b + 1] as usize;
+            if r.len() > 1 {
+                self.list[r].sort_unstable_by_key(|&(pos, _)| pos);
+            }
+        }
+    }
+
+    fn of(&self, b: Block) -> &[(u32, Inst)] {
+        &self.list[self.off[b.index()] as usize..self.off[b.index() + 1] as usize]
+    }
 }
 
 /// The walk's state: each slot's current value and location, and the undo log; which phis
@@ -184,6 +237,7 @@ pub(crate) fn run(
             lookup.set(s.ptr, k as u32);
         }
     }
+    b.acting.fill(p, slots);
     let entry = p.f.layout.entry_block().expect("non-empty function");
     traverse_into(
         p.cfg(),
@@ -237,9 +291,7 @@ pub(crate) fn run(
             let ph = &phis[k as usize];
             st.set(ph.slot, p.f.dfg.insts[ph.inst].result, None);
         }
-        b.insts.clear();
-        b.insts.extend(p.f.layout.block_insts(bb));
-        for &i in &b.insts {
+        for &(_, i) in b.acting.of(bb) {
             rename_inst(p, slots, &lookup, &mut st, i);
         }
         for &s in p.cfg().distinct_succs(bb) {

@@ -13,9 +13,11 @@ use crate::ir::{Function, Inst, Value};
 /// Users of values as a compressed table: `users(v)` lists `(instruction, operand index)`.
 #[derive(Default)]
 pub struct UseIndex {
-    /// `users[offs[v]..offs[v + 1]]` are the users of value `v`; `offs.len()` is the number
-    /// of values plus one.
-    offs: Vec<u32>,
+    /// `users[start[v]..end[v]]` are the users of value `v`; both have one entry per value.
+    /// Room is counted over the whole operand pool, which may also hold the operands of
+    /// removed instructions, so `end[v]` may fall short of `start[v + 1]`.
+    start: Vec<u32>,
+    end: Vec<u32>,
     users: Vec<(Inst, u32)>,
 }
 
@@ -37,38 +39,40 @@ impl UseIndex {
     pub fn recompute(&mut self, func: &Function, order: &[Inst]) {
         let dfg = &func.dfg;
         let n = dfg.values.len();
-        let insts = || order.iter().copied();
-        // Count into offs[v + 1], turn the counts into start offsets shifted by one, then
-        // fill: each fill bumps offs[v + 1], which ends as the end of v's list.
-        self.offs.clear();
-        self.offs.resize(n + 2, 0);
-        for i in insts() {
-            for &v in dfg.inst_values(i) {
-                self.offs[dfg.resolve(v).index() + 2] += 1;
+        // Room per value: one straight pass over the operand pool (placed instructions'
+        // operands are all there; the operands of removed ones only add spare room), counts
+        // into start[v + 1], then turned into start offsets.
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        for &v in &dfg.value_pool {
+            if let Some(c) = self.start.get_mut(dfg.resolve(v).index() + 1) {
+                *c += 1;
             }
         }
-        for k in 2..n + 2 {
-            self.offs[k] += self.offs[k - 1];
+        for k in 1..n + 1 {
+            self.start[k] += self.start[k - 1];
         }
-        let total = self.offs[n + 1] as usize;
+        let total = self.start[n] as usize;
+        self.start.pop();
+        self.end.clear();
+        self.end.extend_from_slice(&self.start);
         self.users.clear();
         self.users.resize(total, (Inst(0), 0));
-        for i in insts() {
+        for &i in order {
             for (k, &v) in dfg.inst_values(i).iter().enumerate() {
-                let slot = &mut self.offs[dfg.resolve(v).index() + 1];
-                self.users[*slot as usize] = (i, k as u32);
-                *slot += 1;
+                let at = &mut self.end[dfg.resolve(v).index()];
+                self.users[*at as usize] = (i, k as u32);
+                *at += 1;
             }
         }
-        self.offs.pop();
     }
 
     /// Users of `v` (instruction and operand position), in layout order.
     pub fn users(&self, v: Value) -> &[(Inst, u32)] {
         let i = v.index();
-        if i + 1 >= self.offs.len() {
-            return &[];
+        match (self.start.get(i), self.end.get(i)) {
+            (Some(&s), Some(&e)) => &self.users[s as usize..e as usize],
+            _ => &[],
         }
-        &self.users[self.offs[i] as usize..self.offs[i + 1] as usize]
     }
 }
