@@ -232,15 +232,19 @@ impl<'m> Promoter<'_, 'm> {
     }
 
     /// Numbers the instructions of every block (positions only grow along a block), and
-    /// lists them all in layout order into `order`.
-    fn number_positions(&mut self, order: &mut Vec<Inst>) {
+    /// lists them all in layout order into `order`, the allocas among them into `allocas`.
+    fn number_positions(&mut self, order: &mut Vec<Inst>, allocas: &mut Vec<Inst>) {
         self.pos.clear();
         self.pos.resize(self.f.dfg.insts.len(), 0);
         order.clear();
+        allocas.clear();
         for b in self.f.layout.blocks() {
             for (k, i) in self.f.layout.block_insts(b).enumerate() {
                 self.pos[i.index()] = k as u32;
                 order.push(i);
+                if self.f.dfg.insts[i].opcode == Opcode::Alloca {
+                    allocas.push(i);
+                }
             }
         }
     }
@@ -284,6 +288,8 @@ struct Scratch {
     pos: Vec<u32>,
     /// The function's placed instructions in layout order (this round).
     order: Vec<Inst>,
+    /// The allocas among them.
+    allocas: Vec<Inst>,
     slot_of: tags::ValueTags,
     phi_of: tags::ValueTags,
     slot_pool: Vec<slots::Slot>,
@@ -375,10 +381,13 @@ pub(crate) fn promote_keeping_aliases(
     };
     let mut rounds = 0;
     loop {
-        p.number_positions(&mut scratch.order);
+        p.number_positions(&mut scratch.order, &mut scratch.allocas);
+        let candidates = candidate_slots(&p, &scratch.allocas);
+        if candidates.is_empty() {
+            break;
+        }
         scratch.uses.recompute(p.f, &scratch.order);
         let uses = &scratch.uses;
-        let candidates = candidate_slots(&p);
         let mut chosen = Vec::new();
         for a in candidates {
             if promotable::check(p.f, uses, a).is_ok()
@@ -446,31 +455,28 @@ fn may_unblock(f: &Function, uses: &uses::UseIndex, chosen: &[Inst]) -> bool {
     })
 }
 
-/// Allocas that may be promoted this round: the entry block's (before its terminator), then,
-/// with [`Options::promote_non_entry`], static ones elsewhere.
-fn candidate_slots(p: &Promoter<'_, '_>) -> Vec<Inst> {
+/// Allocas that may be promoted this round, from the function's `allocas` in layout order:
+/// the entry block's, then, with [`Options::promote_non_entry`], static ones in other
+/// reachable blocks.
+fn candidate_slots(p: &Promoter<'_, '_>, allocas: &[Inst]) -> Vec<Inst> {
     let f = &*p.f;
     let entry = f.layout.entry_block().expect("non-empty function");
     let mut out = Vec::new();
-    for b in f.layout.blocks() {
-        if b != entry && !p.opts.promote_non_entry {
-            break;
-        }
-        if b != entry && !p.cfg().is_reachable(b) {
+    for &i in allocas {
+        let d = &f.dfg.insts[i];
+        if d.flags & (crate::ir::flags::INALLOCA | crate::ir::flags::SWIFTERROR) != 0 {
             continue;
         }
-        for i in f.layout.block_insts(b) {
-            let d = &f.dfg.insts[i];
-            if d.opcode != Opcode::Alloca
-                || d.flags & (crate::ir::flags::INALLOCA | crate::ir::flags::SWIFTERROR) != 0
-            {
+        let b = f.layout.inst_block(i).expect("placed");
+        if b != entry {
+            if !p.opts.promote_non_entry {
+                break;
+            }
+            if !f.dfg.inst_values(i).is_empty() || !p.cfg().is_reachable(b) {
                 continue;
             }
-            if b != entry && !f.dfg.inst_values(i).is_empty() {
-                continue;
-            }
-            out.push(i);
         }
+        out.push(i);
     }
     out
 }
