@@ -231,20 +231,20 @@ impl<'m> Promoter<'_, 'm> {
             .set(self.analysis_time.get() + t0.elapsed());
     }
 
-    /// Numbers the instructions of every block (positions only grow along a block), and
-    /// lists them all in layout order into `order`, the allocas among them into `allocas`.
-    fn number_positions(&mut self, order: &mut Vec<Inst>, allocas: &mut Vec<Inst>) {
+    /// Numbers the instructions of every block (positions only grow along a block), lists
+    /// the allocas among them in layout order into `allocas`, and builds the use index.
+    fn number_positions(&mut self, uses: &mut uses::UseIndex, allocas: &mut Vec<Inst>) {
         self.pos.clear();
         self.pos.resize(self.f.dfg.insts.len(), 0);
-        order.clear();
         allocas.clear();
+        uses.begin(self.f);
         for b in self.f.layout.blocks() {
             for (k, i) in self.f.layout.block_insts(b).enumerate() {
                 self.pos[i.index()] = k as u32;
-                order.push(i);
                 if self.f.dfg.insts[i].opcode == Opcode::Alloca {
                     allocas.push(i);
                 }
+                uses.add(self.f, i);
             }
         }
     }
@@ -286,9 +286,7 @@ impl<'m> Promoter<'_, 'm> {
 struct Scratch {
     uses: uses::UseIndex,
     pos: Vec<u32>,
-    /// The function's placed instructions in layout order (this round).
-    order: Vec<Inst>,
-    /// The allocas among them.
+    /// The function's allocas in layout order (this round).
     allocas: Vec<Inst>,
     slot_of: tags::ValueTags,
     phi_of: tags::ValueTags,
@@ -381,12 +379,11 @@ pub(crate) fn promote_keeping_aliases(
     };
     let mut rounds = 0;
     loop {
-        p.number_positions(&mut scratch.order, &mut scratch.allocas);
+        p.number_positions(&mut scratch.uses, &mut scratch.allocas);
         let candidates = candidate_slots(&p, &scratch.allocas);
         if candidates.is_empty() {
             break;
         }
-        scratch.uses.recompute(p.f, &scratch.order);
         let uses = &scratch.uses;
         let mut chosen = Vec::new();
         for a in candidates {
@@ -408,7 +405,7 @@ pub(crate) fn promote_keeping_aliases(
         }
         p.f.dfg.resolve_aliases();
     }
-    remarks_for_remaining(&mut p, &scratch.order, &mut report);
+    remarks_for_remaining(&mut p, &scratch.allocas, &mut report);
     scratch.pos = std::mem::take(&mut p.pos);
     scratch.slot_of = std::mem::take(&mut p.slot_of);
     scratch.phi_of = std::mem::take(&mut p.phi_of);
@@ -491,15 +488,14 @@ fn within_size(p: &Promoter<'_, '_>, a: Inst) -> bool {
     }
 }
 
-/// Remarks for the slots left in memory (scalars only). `order` lists the function's
-/// instructions as the last round began (the pass adds no allocas, so it holds every one
-/// still placed).
-fn remarks_for_remaining(p: &mut Promoter<'_, '_>, order: &[Inst], report: &mut Report) {
+/// Remarks for the slots left in memory (scalars only). `allocas` lists the function's
+/// allocas as the last round began (the pass adds none, so it holds every one still placed).
+fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mut Report) {
     let f = &*p.f;
-    let remaining: Vec<Inst> = order
+    let remaining: Vec<Inst> = allocas
         .iter()
         .copied()
-        .filter(|&i| f.dfg.opcode(i) == Opcode::Alloca && f.layout.is_inst_inserted(i))
+        .filter(|&i| f.layout.is_inst_inserted(i))
         .collect();
     if remaining.is_empty() || !(p.opts.remarks || p.opts.explain) {
         p.stats.not_promoted += remaining.len() as u64;

@@ -37,6 +37,15 @@ impl UseIndex {
     /// Recomputes the index for `func`, whose placed instructions in layout order are
     /// `order`, reusing this index's buffers.
     pub fn recompute(&mut self, func: &Function, order: &[Inst]) {
+        self.begin(func);
+        for &i in order {
+            self.add(func, i);
+        }
+    }
+
+    /// Starts a recomputation for `func`: afterwards, [`UseIndex::add`] each placed
+    /// instruction in layout order.
+    pub fn begin(&mut self, func: &Function) {
         let dfg = &func.dfg;
         let n = dfg.values.len();
         // Room per value: one straight pass over the operand pool (placed instructions'
@@ -58,12 +67,16 @@ impl UseIndex {
         self.end.extend_from_slice(&self.start);
         self.users.clear();
         self.users.resize(total, (Inst(0), 0));
-        for &i in order {
-            for (k, &v) in dfg.inst_values(i).iter().enumerate() {
-                let at = &mut self.end[dfg.resolve(v).index()];
-                self.users[*at as usize] = (i, k as u32);
-                *at += 1;
-            }
+    }
+
+    /// Records the operands of `i` (the next placed instruction in layout order).
+    #[inline]
+    pub fn add(&mut self, func: &Function, i: Inst) {
+        let dfg = &func.dfg;
+        for (k, &v) in dfg.inst_values(i).iter().enumerate() {
+            let at = &mut self.end[dfg.resolve(v).index()];
+            self.users[*at as usize] = (i, k as u32);
+            *at += 1;
         }
     }
 
