@@ -55,16 +55,14 @@ impl Csr {
     /// Makes `out` the reverse relation: for each edge `a -> b` of `self` (sources visited in
     /// `order`), `a` is appended to `b`'s list. `count` is scratch.
     fn reverse_into(&self, n: usize, order: &[Block], out: &mut Csr, count: &mut Vec<u32>) {
-        count.clear();
-        count.resize(n, 0);
+        crate::util::refill(count, n, 0);
         for &t in &self.targets {
             count[t.index()] += 1;
         }
         let total = out.offsets_from_counts(count);
         // `count` becomes the next free position of each list.
         count.copy_from_slice(&out.off[..n]);
-        out.targets.clear();
-        out.targets.resize(total as usize, Block::NONE);
+        crate::util::refill(&mut out.targets, total as usize, Block::NONE);
         for &a in order {
             for &t in self.get(a) {
                 out.targets[count[t.index()] as usize] = a;
@@ -83,8 +81,7 @@ impl Csr {
     /// Makes `out` the same relation with repeated targets of a source removed (first
     /// occurrence kept). `seen` is scratch.
     fn distinct_into(&self, n: usize, out: &mut Csr, seen: &mut Vec<Block>) {
-        seen.clear();
-        seen.resize(n, Block::NONE);
+        crate::util::refill(seen, n, Block::NONE);
         self.filter_into(out, |a, t| std::mem::replace(&mut seen[t.index()], a) != a);
     }
 
@@ -171,8 +168,7 @@ impl Cfg {
         let in_layout = |b: Block| b.index() < n && func.layout.is_block_inserted(b);
         // One read of each terminator: successors in layout order, then placed by block id.
         let w = &mut self.work;
-        w.count.clear();
-        w.count.resize(n, 0);
+        crate::util::refill(&mut w.count, n, 0);
         w.flat.clear();
         for &b in &self.layout {
             let before = w.flat.len();
@@ -181,8 +177,7 @@ impl Cfg {
             w.count[b.index()] = (w.flat.len() - before) as u32;
         }
         let total = self.succs.offsets_from_counts(&w.count);
-        self.succs.targets.clear();
-        self.succs.targets.resize(total as usize, Block::NONE);
+        crate::util::refill(&mut self.succs.targets, total as usize, Block::NONE);
         let mut next = 0;
         for &b in &self.layout {
             let (start, k) = (
@@ -230,8 +225,7 @@ impl Cfg {
     fn finish(&mut self) {
         let n = self.succs.off.len() - 1;
         self.entry = self.layout.first().copied().unwrap_or(Block::NONE);
-        self.layout_pos.clear();
-        self.layout_pos.resize(n, NO_NUM);
+        crate::util::refill(&mut self.layout_pos, n, NO_NUM);
         for (i, &b) in self.layout.iter().enumerate() {
             self.layout_pos[b.index()] = i as u32;
         }
@@ -250,15 +244,13 @@ impl Cfg {
             &mut self.dfs,
             &mut w.dfs,
         );
-        self.pre_num.clear();
-        self.pre_num.resize(n, NO_NUM);
+        crate::util::refill(&mut self.pre_num, n, NO_NUM);
         for (i, &b) in self.dfs.preorder.iter().enumerate() {
             self.pre_num[b.index()] = i as u32;
         }
         self.rpo.clear();
         self.rpo.extend(self.dfs.postorder.iter().rev());
-        self.rpo_num.clear();
-        self.rpo_num.resize(n, NO_NUM);
+        crate::util::refill(&mut self.rpo_num, n, NO_NUM);
         for (i, &b) in self.rpo.iter().enumerate() {
             self.rpo_num[b.index()] = i as u32;
         }

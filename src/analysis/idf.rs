@@ -212,8 +212,7 @@ impl<'a> IdfCalculator<'a> {
 
 /// [`IdfBuffers::min_join`]: bottom-up over the dominator tree, `O(blocks + edges)`.
 fn min_join_levels(cfg: &Cfg, dt: &DomTree, m: &mut Vec<u32>) {
-    m.clear();
-    m.resize(cfg.num_block_ids(), u32::MAX);
+    crate::util::refill(m, cfg.num_block_ids(), u32::MAX);
     for &b in dt.preorder().iter().rev() {
         let mut v = u32::MAX;
         for &s in cfg.succs(b) {

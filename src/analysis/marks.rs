@@ -28,8 +28,7 @@ impl BlockMarks {
     /// Makes this an empty set for block ids below `n`, as [`BlockMarks::new`] would, reusing
     /// its buffer.
     pub fn reset(&mut self, n: usize) {
-        self.stamp.clear();
-        self.stamp.resize(n, 0);
+        crate::util::refill(&mut self.stamp, n, 0);
         self.generation = 1;
     }
 

@@ -67,14 +67,12 @@ pub fn dfs_csr_into(
     out.preorder.reserve(num_blocks);
     out.postorder.clear();
     out.postorder.reserve(num_blocks);
-    out.parent.clear();
-    out.parent.resize(num_blocks, Block::NONE);
+    crate::util::refill(&mut out.parent, num_blocks, Block::NONE);
     if root.is_none() {
         return;
     }
     let visited = &mut work.visited;
-    visited.clear();
-    visited.resize(num_blocks, false);
+    crate::util::refill(visited, num_blocks, false);
     let stack = &mut work.stack;
     stack.clear();
     visited[root.index()] = true;

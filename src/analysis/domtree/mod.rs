@@ -107,8 +107,7 @@ impl DomTree {
         self.root = cfg.entry().unwrap_or(Block::NONE);
         // Count children into `pos`, turn the counts into offsets, then place the children.
         let pos = &mut self.work.pos;
-        pos.clear();
-        pos.resize(n, 0);
+        crate::util::refill(pos, n, 0);
         for &b in cfg.preorder().iter().skip(1) {
             let d = self.idom[b.index()];
             assert!(
@@ -127,16 +126,14 @@ impl DomTree {
             self.child_off.push(total);
             *c = start;
         }
-        self.children.clear();
-        self.children.resize(total as usize, Block::NONE);
+        crate::util::refill(&mut self.children, total as usize, Block::NONE);
         for &b in cfg.preorder().iter().skip(1) {
             let d = self.idom[b.index()].index();
             self.children[pos[d] as usize] = b;
             pos[d] += 1;
         }
         for v in [&mut self.level, &mut self.dfs_in, &mut self.dfs_out] {
-            v.clear();
-            v.resize(n, NO_NUM);
+            crate::util::refill(v, n, NO_NUM);
         }
         self.preorder.clear();
         self.preorder.reserve(cfg.num_reachable());

@@ -39,8 +39,7 @@ pub fn idoms_into(cfg: &Cfg, result: &mut Vec<Block>, w: &mut Work) {
     let n = cfg.num_block_ids();
     let order = cfg.preorder();
     let m = order.len();
-    result.clear();
-    result.resize(n, Block::NONE);
+    crate::util::refill(result, n, Block::NONE);
     if m == 0 {
         return;
     }
@@ -53,8 +52,7 @@ pub fn idoms_into(cfg: &Cfg, result: &mut Vec<Block>, w: &mut Work) {
         idom,
         stack,
     } = w;
-    parent.clear();
-    parent.resize(m + 1, 0);
+    crate::util::refill(parent, m + 1, 0);
     semi.clear();
     semi.extend(0..=m);
     label.clear();

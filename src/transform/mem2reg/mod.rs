@@ -234,8 +234,7 @@ impl<'m> Promoter<'_, 'm> {
     /// Numbers the instructions of every block (positions only grow along a block), lists
     /// the allocas among them in layout order into `allocas`, and builds the use index.
     fn number_positions(&mut self, uses: &mut uses::UseIndex, allocas: &mut Vec<Inst>) {
-        self.pos.clear();
-        self.pos.resize(self.f.dfg.insts.len(), 0);
+        crate::util::refill(&mut self.pos, self.f.dfg.insts.len(), 0);
         allocas.clear();
         uses.begin(self.f);
         for b in self.f.layout.blocks() {

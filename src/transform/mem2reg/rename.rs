@@ -67,11 +67,9 @@ pub fn traverse_into(
 ) {
     let n = cfg.num_block_ids();
     let visited = &mut w.visited;
-    visited.clear();
-    visited.resize(n, false);
+    crate::util::refill(visited, n, false);
     let count = &mut w.count;
-    count.clear();
-    count.resize(n, 0);
+    crate::util::refill(count, n, 0);
     out.preorder.clear();
     out.preorder.reserve(cfg.num_reachable());
     out.events.clear();
@@ -153,8 +151,7 @@ struct Acting {
 impl Acting {
     fn fill(&mut self, p: &Promoter<'_, '_>, slots: &[Slot]) {
         let n = p.cfg().num_block_ids();
-        self.off.clear();
-        self.off.resize(n + 2, 0);
+        crate::util::refill(&mut self.off, n + 2, 0);
         self.blocks.clear();
         for s in slots.iter().filter(|s| !s.dropped) {
             for &i in std::iter::once(&s.alloca).chain(&s.loads).chain(&s.stores) {
@@ -167,8 +164,7 @@ impl Acting {
         for k in 2..n + 2 {
             self.off[k] += self.off[k - 1];
         }
-        self.list.clear();
-        self.list.resize(self.blocks.len(), (0, Inst::NONE));
+        crate::util::refill(&mut self.list, self.blocks.len(), (0, Inst::NONE));
         for &(b, i) in &self.blocks {
             let at = &mut self.off[b.index() + 1];
             self.list[*at as usize] = (p.pos[i.index()], i);
@@ -255,14 +251,12 @@ pub(crate) fn run(
     };
     st.cur.clear();
     st.cur.extend(slots.iter().map(|s| p.f.dfg.undef(s.ty)));
-    st.loc.clear();
-    st.loc.resize(slots.len(), None);
+    crate::util::refill(&mut st.loc, slots.len(), None);
     st.undo.clear();
     // Each phi and each store sets a slot's value once per visit: room for them all.
     let sets = phis.len() + slots.iter().map(|s| s.stores.len()).sum::<usize>();
     st.undo.reserve(sets);
-    st.used.clear();
-    st.used.resize(phis.len(), !prune);
+    crate::util::refill(&mut st.used, phis.len(), !prune);
     b.phi_results.clear();
     b.phi_results
         .extend(phis.iter().map(|ph| p.f.dfg.insts[ph.inst].result));
@@ -335,8 +329,7 @@ fn live_phis(
 ) -> Vec<bool> {
     // Each phi's position in its block's list (its column in `end_vals`).
     let col = &mut b.col;
-    col.clear();
-    col.resize(phis.len(), u32::MAX);
+    crate::util::refill(col, phis.len(), u32::MAX);
     for ph in phis {
         let list = &by_block[ph.block];
         if col[list[0] as usize] == u32::MAX {

@@ -470,8 +470,7 @@ impl FirstPos {
     /// Makes this an empty table for block ids below `n`.
     pub fn reset(&mut self, n: usize) {
         self.seen.reset(n);
-        self.pos.clear();
-        self.pos.resize(n, 0);
+        crate::util::refill(&mut self.pos, n, 0);
     }
 
     /// Starts a new slot: every block is unseen again.

@@ -51,8 +51,7 @@ impl UseIndex {
         // Room per value: one straight pass over the operand pool (placed instructions'
         // operands are all there; the operands of removed ones only add spare room), counts
         // into start[v + 1], then turned into start offsets.
-        self.start.clear();
-        self.start.resize(n + 1, 0);
+        crate::util::refill(&mut self.start, n + 1, 0);
         for &v in &dfg.value_pool {
             if let Some(c) = self.start.get_mut(dfg.resolve(v).index() + 1) {
                 *c += 1;
@@ -65,8 +64,7 @@ impl UseIndex {
         self.start.pop();
         self.end.clear();
         self.end.extend_from_slice(&self.start);
-        self.users.clear();
-        self.users.resize(total, (Inst(0), 0));
+        crate::util::refill(&mut self.users, total, (Inst(0), 0));
     }
 
     /// Records the operands of `i` (the next placed instruction in layout order).
