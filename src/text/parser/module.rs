@@ -223,6 +223,35 @@ pub(super) struct ModuleReader<'a> {
     /// defined yet: nothing special, kept for clarity of forward-reference handling.
     in_function_header: bool,
     blockaddrs: Vec<BlockAddressUse>,
+    blockaddress: BlockAddressScan,
+}
+
+/// Whether the input uses `blockaddress(` anywhere, found in one pass over the input that
+/// rides on the scans the reader makes anyway: function bodies are scanned while their ends
+/// are found ([`skip_body_noting`]), the text between them here.
+///
+/// Invariant: `seen`, or no `blockaddress(` before `scanned_to` outside bodies' strings and
+/// comments.
+#[derive(Default)]
+struct BlockAddressScan {
+    seen: bool,
+    scanned_to: usize,
+}
+
+impl BlockAddressScan {
+    /// Scans the text from the last body's end to the end of `upto` (the input so far).
+    fn note_text(&mut self, upto: &[u8]) {
+        if !self.seen && self.scanned_to < upto.len() {
+            self.seen = find(&upto[self.scanned_to..], b"blockaddress(").is_some();
+        }
+        self.scanned_to = self.scanned_to.max(upto.len());
+    }
+
+    /// Records a body that ends at `end` and whether it uses `blockaddress(`.
+    fn note_body(&mut self, used: bool, end: usize) {
+        self.seen |= used;
+        self.scanned_to = end;
+    }
 }
 
 impl<'a> Host<'a> for ModuleReader<'a> {
@@ -393,6 +422,7 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         dl: Default::default(),
         in_function_header: false,
         blockaddrs: Vec::new(),
+        blockaddress: BlockAddressScan::default(),
     };
     match read_items(&mut r) {
         Ok(()) => Ok(r.finish()),
@@ -953,7 +983,10 @@ impl<'a> ModuleReader<'a> {
         if self.c.kind() != Tok::LBrace {
             return self.c.err("expected '{' in function body");
         }
-        let end = skip_body(self.c.src, self.c.at());
+        let open = self.c.at();
+        self.blockaddress.note_text(&self.c.src[..open]);
+        let (end, used) = skip_body_noting(self.c.src, open);
+        self.blockaddress.note_body(used, end);
         self.functions.push(FunctionSpan {
             start: start as u32,
             end: end as u32,
@@ -963,8 +996,10 @@ impl<'a> ModuleReader<'a> {
     }
 
     /// Builds the context; names used and never defined become its [`Late`] errors.
-    fn finish(self) -> (ModuleCtx, Vec<ItemSpan>) {
+    fn finish(mut self) -> (ModuleCtx, Vec<ItemSpan>) {
         let late = self.late_errors();
+        let mut blockaddress = std::mem::take(&mut self.blockaddress);
+        blockaddress.note_text(self.c.src);
         let declared = self.globals.keys().cloned().collect();
         let max_metadata_id = self.md_defs.keys().copied().max();
         let max_attr_group = self.attr_groups.keys().copied().max();
@@ -982,7 +1017,7 @@ impl<'a> ModuleReader<'a> {
                 max_attr_group,
                 alloca_addrspace: self.dl.alloca_space,
                 dl: self.dl,
-                has_blockaddress: find(self.c.src, b"blockaddress(").is_some(),
+                has_blockaddress: blockaddress.seen,
                 late,
                 blockaddrs: self.blockaddrs,
             },
@@ -1063,27 +1098,35 @@ fn is_type_token(c: &Cursor<'_>) -> bool {
 /// The offset just after the `}` matching the `{` at `open`, skipping strings and comments;
 /// the end of input if there is none (the body reader then reports where it breaks).
 pub fn skip_body(src: &[u8], open: usize) -> usize {
+    skip_body_noting(src, open).0
+}
+
+/// [`skip_body`], and whether the body uses `blockaddress(` (outside strings and comments).
+pub fn skip_body_noting(src: &[u8], open: usize) -> (usize, bool) {
     use crate::util::bytes::{find_any, find_byte};
+    const KEYWORD: &[u8] = b"blockaddress";
     let mut depth = 0usize;
     let mut i = open;
+    let mut blockaddress = false;
     // Only these bytes matter; the scan jumps from one to the next.
-    while let Some(p) = find_any(&src[i..], [b'{', b'}', b'"', b';', b'/']) {
+    while let Some(p) = find_any(&src[i..], [b'{', b'}', b'"', b';', b'/', b'(']) {
         i += p;
         match src[i] {
             b'{' => depth += 1,
             b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    return i + 1;
+                    return (i + 1, blockaddress);
                 }
             }
+            b'(' => blockaddress |= src[..i].ends_with(KEYWORD),
             b'"' => match find_byte(&src[i + 1..], b'"') {
                 Some(p) => i += p + 1,
-                None => return src.len(),
+                None => return (src.len(), blockaddress),
             },
-            b';' => match src[i..].iter().position(|&c| c == b'\n' || c == b'\r') {
+            b';' => match find_any(&src[i..], [b'\n', b'\r']) {
                 Some(p) => i += p,
-                None => return src.len(),
+                None => return (src.len(), blockaddress),
             },
             b'/' if src.get(i + 1) == Some(&b'*') => {
                 i = skip_c_comment(src, i);
@@ -1093,7 +1136,7 @@ pub fn skip_body(src: &[u8], open: usize) -> usize {
         }
         i += 1;
     }
-    src.len()
+    (src.len(), blockaddress)
 }
 
 /// The offset after the nested `/* */` comment starting at `i` (the end if unterminated).
@@ -1128,6 +1171,17 @@ mod tests {
         let open = s.iter().position(|&c| c == b'{').unwrap();
         let end = skip_body(s, open);
         assert_eq!(&s[end..], b"\nrest");
+    }
+
+    #[test]
+    fn body_skipping_notes_blockaddress_outside_strings_and_comments() {
+        let body = |s: &[u8]| skip_body_noting(s, 0);
+        assert_eq!(body(b"{ ret ptr blockaddress(@f, %b) }"), (32, true));
+        assert_eq!(
+            body(b"{ ; blockaddress(\n call void asm \"blockaddress(\", \"\"() }").1,
+            false
+        );
+        assert_eq!(body(b"{ call void @blockaddress_like() }").1, false);
     }
 
     #[test]
