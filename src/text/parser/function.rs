@@ -255,6 +255,8 @@ pub fn read_function(
         insts * 4
     };
     r.f.dfg.reserve(insts, pieces);
+    r.f.layout.reserve(insts, insts / 8 + 1);
+    r.ids.reserve(insts + insts / 2);
     let res = r.read_define();
     if res.is_ok() && ctx.has_blockaddress {
         r.facts.locals = r.locals();
