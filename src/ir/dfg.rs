@@ -7,9 +7,11 @@
 //! - operands live in shared pools (no heap allocation per instruction); an instruction owns the
 //!   pool ranges its [`InstData`] names and no other instruction names them;
 //! - [`DataFlowGraph::replace_all_uses`] records a forwarding alias instead of walking uses;
-//!   readers call [`DataFlowGraph::resolve`], and [`DataFlowGraph::resolve_aliases`] rewrites
-//!   every operand once (linear) before the IR is printed or verified. So replacing all uses of
-//!   a value costs O(1), and a whole pass's replacements cost one pass over the operands.
+//!   readers call [`DataFlowGraph::resolve`] on every operand they read (the printer and the
+//!   verifier do), and [`DataFlowGraph::resolve_aliases`] rewrites every operand once (linear)
+//!   for code that wants plain operands (a transform starting, the library's
+//!   `promote_function` returning). So replacing all uses of a value costs O(1), and a whole
+//!   pass's replacements cost at most one pass over the operands.
 
 use super::instructions::{Block, DbgVar, Inst, InstData, MdRef, Opcode, Piece, PoolRange, Value};
 use super::text::{Text, TextArena};

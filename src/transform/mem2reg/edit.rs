@@ -3,8 +3,8 @@
 //! metadata still names), replacing a loaded value, retexting a span of a template (an
 //! operand bundle's tag), and building `dbg.value` calls or `#dbg_value` records.
 //!
-//! Invariant: replacements go through the function's alias table (O(1) each, resolved once
-//! before printing), so a value replaced twice resolves to the last replacement.
+//! Invariant: replacements go through the function's alias table (O(1) each; readers resolve
+//! operands through it), so a value replaced twice resolves to the last replacement.
 
 use crate::ir::dfg::ValueDef;
 use crate::ir::{Function, Inst, MdRef, Piece, PoolRange, Text, Type, Value};

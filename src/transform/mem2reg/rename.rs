@@ -12,7 +12,9 @@
 //! its debug location is merged in), and `run` pushes values down that tree once, undoing
 //! a block's changes when its subtree is done. The value at the end of a block is the same
 //! as LLVM's (it is the last definition on the tree path, which LLVM also uses), so the
-//! phis, their operands and their order are the same — in `O(blocks + edges + instructions)`.
+//! phis, their operands and their order are the same — in `O(blocks + edges + uses)`, where
+//! `uses` are the renamed slots' loads, stores and allocas (the walk visits only those, see
+//! `Acting`; sorting them within each block adds a log factor of the block's share).
 //!
 //! With `prune`, the phis given are candidates (a superset of LLVM's pruned set, see
 //! `analysis::live_bound`): a phi is kept when a load is replaced by it or a kept phi takes it
