@@ -197,13 +197,11 @@ impl NameTable {
         mut named: impl FnMut(u32, &[u8]),
     ) {
         let journal = self.journal.take().unwrap_or_default();
-        let phis: Vec<Kept<'b>> = journal
-            .iter()
-            .filter_map(|e| match *e {
-                Deferred::Phi(k) => kept(k).map(|(slot, base, v)| Kept { k, slot, base, v }),
-                Deferred::Free(_) => None,
-            })
-            .collect();
+        let mut phis: Vec<Kept<'b>> = Vec::with_capacity(journal.len());
+        phis.extend(journal.iter().filter_map(|e| match *e {
+            Deferred::Phi(k) => kept(k).map(|(slot, base, v)| Kept { k, slot, base, v }),
+            Deferred::Free(_) => None,
+        }));
         let mut buf = Vec::new();
         let plain = match self.frees_present(&journal) {
             true => self.all_plain(slots, &phis, &mut buf),

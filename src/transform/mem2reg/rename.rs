@@ -255,8 +255,8 @@ pub(crate) fn run(
     st.cur.extend(slots.iter().map(|s| p.f.dfg.undef(s.ty)));
     crate::util::refill(&mut st.loc, slots.len(), None);
     st.undo.clear();
-    // Each phi and each store sets a slot's value once per visit: room for them all.
-    let sets = phis.len() + slots.iter().map(|s| s.stores.len()).sum::<usize>();
+    // Each phi, store and alloca sets a slot's value once per visit: room for them all.
+    let sets = phis.len() + slots.iter().map(|s| s.stores.len() + 1).sum::<usize>();
     st.undo.reserve(sets);
     crate::util::refill(&mut st.used, phis.len(), !prune);
     b.phi_results.clear();
@@ -270,9 +270,6 @@ pub(crate) fn run(
     // Values (and locations) at the end of each predecessor of a phi block.
     b.ends.clear();
     b.end_vals.clear();
-    // One end value per phi and predecessor.
-    b.end_vals
-        .reserve(phis.iter().map(|ph| ph.cap as usize).sum());
     b.anc.clear();
     for &(bb, parent) in &b.trav.preorder {
         while let Some(&(top, mark)) = b.anc.last() {
