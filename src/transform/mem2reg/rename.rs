@@ -157,7 +157,11 @@ impl Acting {
         self.blocks.clear();
         for s in slots.iter().filter(|s| !s.dropped) {
             for &i in std::iter::once(&s.alloca).chain(&s.loads).chain(&s.stores) {
-                let b = p.f.layout.inst_block(i).expect("a slot's users are placed");
+                // (All placed when the round's lists were made; an unplaced one has nothing
+                // to rename, as the walk over blocks would not have met it.)
+                let Some(b) = p.f.layout.inst_block(i) else {
+                    continue;
+                };
                 self.blocks.push((b, i));
                 self.off[b.index() + 2] += 1;
             }
