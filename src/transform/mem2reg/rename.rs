@@ -121,13 +121,12 @@ pub fn traverse_into(
 pub struct RenameBuffers {
     trav: Traversal,
     trav_work: TraverseWork,
-    cur: Vec<Value>,
-    loc: Vec<Loc>,
-    undo: Vec<(u32, Value, Loc)>,
+    cur: Vec<Cur>,
+    undo: Vec<(u32, Cur)>,
     used: Vec<bool>,
     phi_results: Vec<Value>,
     ends: FxHashMap<(Block, Block), usize>,
-    end_vals: Vec<(Value, Loc)>,
+    end_vals: Vec<Cur>,
     anc: Vec<(Block, usize)>,
     acting: Acting,
     col: Vec<u32>,
@@ -190,12 +189,21 @@ impl Acting {
     }
 }
 
-/// The walk's state: each slot's current value and location, and the undo log; which phis
-/// loads were replaced by.
+/// A slot's state in the walk: its current value, the new phi that value is the result of
+/// (its index; `NO_PHI` for any other value), and its location.
+#[derive(Clone, Copy)]
+struct Cur {
+    v: Value,
+    phi: u32,
+    loc: Loc,
+}
+
+const NO_PHI: u32 = u32::MAX;
+
+/// The walk's state: each slot's [`Cur`], and the undo log; which phis loads were replaced by.
 struct State {
-    cur: Vec<Value>,
-    loc: Vec<Loc>,
-    undo: Vec<(u32, Value, Loc)>,
+    cur: Vec<Cur>,
+    undo: Vec<(u32, Cur)>,
     /// The phi (index) each new phi's result belongs to (with `prune`).
     phi_of: ValueTags,
     /// Phis some load was replaced by.
@@ -203,20 +211,22 @@ struct State {
 }
 
 impl State {
-    fn set(&mut self, slot: u32, v: Value, loc: Option<Loc>) {
-        let k = slot as usize;
-        self.undo.push((slot, self.cur[k], self.loc[k]));
-        self.cur[k] = v;
+    /// Sets the slot's value `v` (the result of new phi `phi`, or `NO_PHI`) and, if given,
+    /// its location.
+    fn set(&mut self, slot: u32, v: Value, phi: u32, loc: Option<Loc>) {
+        let c = &mut self.cur[slot as usize];
+        self.undo.push((slot, *c));
+        c.v = v;
+        c.phi = phi;
         if let Some(l) = loc {
-            self.loc[k] = l;
+            c.loc = l;
         }
     }
 
     fn undo_to(&mut self, mark: usize) {
         while self.undo.len() > mark {
-            let (s, v, l) = self.undo.pop().expect("non-empty");
-            self.cur[s as usize] = v;
-            self.loc[s as usize] = l;
+            let (s, c) = self.undo.pop().expect("non-empty");
+            self.cur[s as usize] = c;
         }
     }
 }
@@ -250,14 +260,16 @@ pub(crate) fn run(
     );
     let mut st = State {
         cur: std::mem::take(&mut b.cur),
-        loc: std::mem::take(&mut b.loc),
         undo: std::mem::take(&mut b.undo),
         phi_of: std::mem::take(&mut p.phi_of),
         used: std::mem::take(&mut b.used),
     };
     st.cur.clear();
-    st.cur.extend(slots.iter().map(|s| p.f.dfg.undef(s.ty)));
-    crate::util::refill(&mut st.loc, slots.len(), None);
+    st.cur.extend(slots.iter().map(|s| Cur {
+        v: p.f.dfg.undef(s.ty),
+        phi: NO_PHI,
+        loc: None,
+    }));
     st.undo.clear();
     // Each phi, store and alloca sets a slot's value once per visit: room for them all.
     let sets = phis.len() + slots.iter().map(|s| s.stores.len() + 1).sum::<usize>();
@@ -286,7 +298,7 @@ pub(crate) fn run(
         let mark = st.undo.len();
         for &k in &by_block[bb] {
             let ph = &phis[k as usize];
-            st.set(ph.slot, p.f.dfg.insts[ph.inst].result, None);
+            st.set(ph.slot, p.f.dfg.insts[ph.inst].result, k, None);
         }
         for &(_, i) in b.acting.of(bb) {
             rename_inst(p, slots, &lookup, &mut st, i);
@@ -298,7 +310,7 @@ pub(crate) fn run(
             b.ends.insert((s, bb), b.end_vals.len());
             for &k in &by_block[s] {
                 let slot = phis[k as usize].slot as usize;
-                b.end_vals.push((st.cur[slot], st.loc[slot]));
+                b.end_vals.push(st.cur[slot]);
             }
         }
         b.anc.push((bb, mark));
@@ -316,7 +328,7 @@ pub(crate) fn run(
     }
     p.slot_of = lookup;
     p.phi_of = st.phi_of;
-    (b.cur, b.loc, b.undo, b.used) = (st.cur, st.loc, st.undo, st.used);
+    (b.cur, b.undo, b.used) = (st.cur, st.undo, st.used);
     apply_events(p, slots, phis, incoming, &live, &by_block, &mut b);
     p.rename_buffers = b;
     live
@@ -352,7 +364,7 @@ fn live_phis(
             let Some(&off) = b.ends.get(&(blk, pred)) else {
                 continue;
             };
-            let q = st.phi_of.get(b.end_vals[off + j].0);
+            let q = Some(b.end_vals[off + j].phi).filter(|&q| q != NO_PHI);
             if let Some(q) = q.filter(|&q| !live[q as usize]) {
                 live[q as usize] = true;
                 work.push(q);
@@ -373,11 +385,11 @@ fn rename_inst(
         Opcode::Load => {
             let ptr = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
             if let Some(k) = lookup.get(ptr) {
-                let v = st.cur[k as usize];
-                if let Some(q) = st.phi_of.get(v) {
-                    st.used[q as usize] = true;
+                let c = st.cur[k as usize];
+                if c.phi != NO_PHI {
+                    st.used[c.phi as usize] = true;
                 }
-                replace_load(p, i, v);
+                replace_load(p, i, c.v);
             }
         }
         Opcode::Store => {
@@ -385,7 +397,8 @@ fn rename_inst(
             if let Some(k) = lookup.get(ptr) {
                 let v = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
                 let loc = store_loc(p, i);
-                st.set(k, v, Some(loc));
+                let phi = st.phi_of.get(v).unwrap_or(NO_PHI);
+                st.set(k, v, phi, Some(loc));
                 remove_store(p, &slots[k as usize], i);
             }
         }
@@ -394,7 +407,7 @@ fn rename_inst(
             let r = p.f.dfg.insts[i].result;
             if let Some(k) = lookup.get(r) {
                 let u = p.f.dfg.undef(slots[k as usize].ty);
-                st.set(k, u, None);
+                st.set(k, u, NO_PHI, None);
             }
         }
         _ => {}
@@ -432,7 +445,7 @@ fn apply_events(
             if !live[k as usize] {
                 continue;
             }
-            let (v, loc) = b.end_vals[off + j];
+            let Cur { v, loc, .. } = b.end_vals[off + j];
             let ph = &phis[k as usize];
             let first = ph.incoming.is_empty();
             let merged = if first {
