@@ -127,6 +127,9 @@ pub struct RenameBuffers {
     phi_results: Vec<Value>,
     ends: FxHashMap<(Block, Block), usize>,
     end_vals: Vec<Cur>,
+    /// `end_vals[i].phi` for every `i`, apart: the pruning worklist reads only these, in no
+    /// useful order, so a dense array of them misses the cache four times less.
+    end_phis: Vec<u32>,
     anc: Vec<(Block, usize)>,
     acting: Acting,
     col: Vec<u32>,
@@ -286,6 +289,7 @@ pub(crate) fn run(
     // Values (and locations) at the end of each predecessor of a phi block.
     b.ends.clear();
     b.end_vals.clear();
+    b.end_phis.clear();
     b.anc.clear();
     for &(bb, parent) in &b.trav.preorder {
         while let Some(&(top, mark)) = b.anc.last() {
@@ -298,7 +302,7 @@ pub(crate) fn run(
         let mark = st.undo.len();
         for &k in &by_block[bb] {
             let ph = &phis[k as usize];
-            st.set(ph.slot, p.f.dfg.insts[ph.inst].result, k, None);
+            st.set(ph.slot, b.phi_results[k as usize], k, None);
         }
         for &(_, i) in b.acting.of(bb) {
             rename_inst(p, slots, &lookup, &mut st, i);
@@ -311,6 +315,7 @@ pub(crate) fn run(
             for &k in &by_block[s] {
                 let slot = phis[k as usize].slot as usize;
                 b.end_vals.push(st.cur[slot]);
+                b.end_phis.push(st.cur[slot].phi);
             }
         }
         b.anc.push((bb, mark));
@@ -364,7 +369,7 @@ fn live_phis(
             let Some(&off) = b.ends.get(&(blk, pred)) else {
                 continue;
             };
-            let q = Some(b.end_vals[off + j].phi).filter(|&q| q != NO_PHI);
+            let q = Some(b.end_phis[off + j]).filter(|&q| q != NO_PHI);
             if let Some(q) = q.filter(|&q| !live[q as usize]) {
                 live[q as usize] = true;
                 work.push(q);
