@@ -1,5 +1,7 @@
 //! The users of every value of a function, in layout order: what LLVM keeps as use lists,
-//! computed here in one pass over the operands when a round of promotion starts.
+//! computed here when a round of promotion starts: room per value from one straight pass over
+//! the operand pool ([`UseIndex::begin`]), then the users of each placed instruction as the
+//! round's walk over the layout meets it ([`UseIndex::add`]).
 //!
 //! Invariant: built from placed instructions only, with operands resolved through the
 //! function's alias table; it describes the function as it was when built, so callers check
