@@ -140,3 +140,42 @@ fn type_size_memo_is_per_module() {
         assert!(widened.contains("#dbg_value(i32 undef, !14"), "{widened}");
     }
 }
+
+/// The use index (room counted over the whole operand pool, users filled in layout order)
+/// against a naive scan, on fresh functions and on promoted ones, whose pools also hold the
+/// operands of the removed loads and stores.
+#[test]
+fn use_index_equals_naive_scan() {
+    use crate::ir::{Function, Inst, Value};
+    let naive = |f: &Function, v: Value| -> Vec<(Inst, u32)> {
+        let mut out = Vec::new();
+        for b in f.layout.blocks() {
+            for i in f.layout.block_insts(b) {
+                for (k, &x) in f.dfg.inst_values(i).iter().enumerate() {
+                    if f.dfg.resolve(x) == v {
+                        out.push((i, k as u32));
+                    }
+                }
+            }
+        }
+        out
+    };
+    let mut checked = 0;
+    for seed in 0..300u64 {
+        let mut rng = Rng::new(seed ^ 0x51d);
+        let text = random_program(&mut rng, seed);
+        let mut m = crate::text::parse(text.as_bytes().to_vec().into()).expect("parses");
+        let f = &mut m.functions[FuncId(0)];
+        for promote in [false, true] {
+            if promote {
+                promote_function(f, None, &Options::default());
+            }
+            let uses = super::uses::UseIndex::compute(f);
+            for v in (0..f.dfg.values.len()).map(Value::new) {
+                assert_eq!(uses.users(v), naive(f, v), "seed {seed} {v}\n{text}");
+                checked += uses.users(v).len();
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
