@@ -300,6 +300,9 @@ struct Scratch {
     dbg_memo: debug_info::DbgMemo,
 }
 
+/// A thread keeps its buffers after a function of at most this many instructions.
+const KEEP_SCRATCH_UP_TO_INSTS: usize = 1 << 17;
+
 thread_local! {
     /// Boxed, so that taking it out and putting it back moves a pointer, not the buffers.
     static SCRATCH: std::cell::RefCell<Option<Box<Scratch>>> = const { std::cell::RefCell::new(None) };
@@ -414,13 +417,18 @@ pub(crate) fn promote_keeping_aliases(
     scratch.phi_incoming = std::mem::take(&mut p.phi_incoming);
     let (spare_cfg, spare_dt) = p.spare.take();
     debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());
+    let size = p.f.dfg.insts.len();
     report.stats = p.stats;
     report.explanations = std::mem::take(&mut p.explain);
     report.analysis_time = p.analysis_time.get();
     scratch.dbg_memo = p.md.into_memo();
     scratch.cfg = cfg.into_inner().or(spare_cfg).unwrap_or_default();
     scratch.dt = dt.into_inner().or(spare_dt).unwrap_or_default();
-    SCRATCH.with(|s| *s.borrow_mut() = Some(scratch));
+    // A very large function's buffers are released rather than kept: later functions are
+    // unlikely to need that much, and the memory can serve its printing at once.
+    if size <= KEEP_SCRATCH_UP_TO_INSTS {
+        SCRATCH.with(|s| *s.borrow_mut() = Some(scratch));
+    }
     report
 }
 
