@@ -181,8 +181,6 @@ pub(crate) struct Promoter<'f, 'm> {
     /// Allocas the phi-copy budget left in memory: later rounds do not take them again
     /// (else the budget would not hold, and a limit no slot meets would never end).
     pub over_budget: Vec<Inst>,
-    /// The slot each slot address stands for, during renaming (see [`tags`]).
-    pub slot_of: tags::ValueTags,
     /// The new phi each phi result is, during renaming (see [`tags`]).
     pub phi_of: tags::ValueTags,
     /// Slots of earlier rounds and functions, kept for their lists' buffers (their contents
@@ -287,7 +285,6 @@ struct Scratch {
     pos: Vec<u32>,
     /// The function's allocas in layout order (this round).
     allocas: Vec<Inst>,
-    slot_of: tags::ValueTags,
     phi_of: tags::ValueTags,
     slot_pool: Vec<slots::Slot>,
     placing_buffers: slots::PlacingBuffers,
@@ -372,7 +369,6 @@ pub(crate) fn promote_keeping_aliases(
         explain: String::new(),
         input_names,
         over_budget: Vec::new(),
-        slot_of: std::mem::take(&mut scratch.slot_of),
         phi_of: std::mem::take(&mut scratch.phi_of),
         slot_pool: std::mem::take(&mut scratch.slot_pool),
         placing_buffers: std::mem::take(&mut scratch.placing_buffers),
@@ -409,14 +405,13 @@ pub(crate) fn promote_keeping_aliases(
     }
     remarks_for_remaining(&mut p, &scratch.allocas, &mut report);
     scratch.pos = std::mem::take(&mut p.pos);
-    scratch.slot_of = std::mem::take(&mut p.slot_of);
     scratch.phi_of = std::mem::take(&mut p.phi_of);
     scratch.slot_pool = std::mem::take(&mut p.slot_pool);
     scratch.placing_buffers = std::mem::take(&mut p.placing_buffers);
     scratch.rename_buffers = std::mem::take(&mut p.rename_buffers);
     scratch.phi_incoming = std::mem::take(&mut p.phi_incoming);
     let (spare_cfg, spare_dt) = p.spare.take();
-    debug_assert!(scratch.slot_of.is_clear() && scratch.phi_of.is_clear());
+    debug_assert!(scratch.phi_of.is_clear());
     let size = p.f.dfg.insts.len();
     report.stats = p.stats;
     report.explanations = std::mem::take(&mut p.explain);

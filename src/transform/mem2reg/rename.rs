@@ -126,9 +126,11 @@ pub struct RenameBuffers {
     used: Vec<bool>,
     phi_results: Vec<Value>,
     ends: FxHashMap<(Block, Block), usize>,
-    end_vals: Vec<Cur>,
-    /// `end_vals[i].phi` for every `i`, apart: the pruning worklist reads only these, in no
-    /// useful order, so a dense array of them misses the cache four times less.
+    /// Each slot's value and location at the end of a predecessor of a phi block.
+    end_vals: Vec<(Value, Loc)>,
+    /// The new phi each end value is the result of (`NO_PHI` otherwise), beside `end_vals`:
+    /// the pruning worklist reads only these, in no useful order, so a dense array of them
+    /// misses the cache less.
     end_phis: Vec<u32>,
     anc: Vec<(Block, usize)>,
     acting: Acting,
@@ -142,14 +144,14 @@ pub struct RenameBuffers {
 /// undefined again each time its alloca runs). Visiting only these, not every instruction of
 /// every block, makes the walk cost the slots' uses rather than the function's size.
 ///
-/// Invariant (after [`Acting::fill`]): `list[off[b]..off[b + 1]]` are block `b`'s, sorted by
-/// position in the block.
+/// Invariant (after [`Acting::fill`]): `list[off[b]..off[b + 1]]` are block `b`'s, as
+/// `(position in the block, instruction, slot)`, sorted by position.
 #[derive(Default)]
 struct Acting {
     off: Vec<u32>,
-    list: Vec<(u32, Inst)>,
-    /// Each instruction's block, in the order the slots list them (fill's scratch).
-    blocks: Vec<(Block, Inst)>,
+    list: Vec<(u32, Inst, u32)>,
+    /// Each instruction's block and slot, in the order the slots list them (fill's scratch).
+    blocks: Vec<(Block, Inst, u32)>,
 }
 
 impl Acting {
@@ -157,14 +159,14 @@ impl Acting {
         let n = p.cfg().num_block_ids();
         crate::util::refill(&mut self.off, n + 2, 0);
         self.blocks.clear();
-        for s in slots.iter().filter(|s| !s.dropped) {
+        for (k, s) in slots.iter().enumerate().filter(|(_, s)| !s.dropped) {
             for &i in std::iter::once(&s.alloca).chain(&s.loads).chain(&s.stores) {
                 // (All placed when the round's lists were made; an unplaced one has nothing
                 // to rename, as the walk over blocks would not have met it.)
                 let Some(b) = p.f.layout.inst_block(i) else {
                     continue;
                 };
-                self.blocks.push((b, i));
+                self.blocks.push((b, i, k as u32));
                 self.off[b.index() + 2] += 1;
             }
         }
@@ -172,22 +174,22 @@ impl Acting {
         for k in 2..n + 2 {
             self.off[k] += self.off[k - 1];
         }
-        crate::util::refill(&mut self.list, self.blocks.len(), (0, Inst::NONE));
-        for &(b, i) in &self.blocks {
+        crate::util::refill(&mut self.list, self.blocks.len(), (0, Inst::NONE, 0));
+        for &(b, i, k) in &self.blocks {
             let at = &mut self.off[b.index() + 1];
-            self.list[*at as usize] = (p.pos[i.index()], i);
+            self.list[*at as usize] = (p.pos[i.index()], i, k);
             *at += 1;
         }
         self.off.pop();
         for b in 0..n {
             let r = self.off[b] as usize..self.off[b + 1] as usize;
             if r.len() > 1 {
-                self.list[r].sort_unstable_by_key(|&(pos, _)| pos);
+                self.list[r].sort_unstable_by_key(|&(pos, _, _)| pos);
             }
         }
     }
 
-    fn of(&self, b: Block) -> &[(u32, Inst)] {
+    fn of(&self, b: Block) -> &[(u32, Inst, u32)] {
         &self.list[self.off[b.index()] as usize..self.off[b.index() + 1] as usize]
     }
 }
@@ -245,13 +247,6 @@ pub(crate) fn run(
 ) -> Vec<bool> {
     let mut b = std::mem::take(&mut p.rename_buffers);
     let by_block = phis_by_block(phis);
-    // The slot a load's or store's pointer operand names, if it is being promoted.
-    let mut lookup = std::mem::take(&mut p.slot_of);
-    for (k, s) in slots.iter().enumerate() {
-        if !s.dropped {
-            lookup.set(s.ptr, k as u32);
-        }
-    }
     b.acting.fill(p, slots);
     let entry = p.f.layout.entry_block().expect("non-empty function");
     traverse_into(
@@ -304,8 +299,8 @@ pub(crate) fn run(
             let ph = &phis[k as usize];
             st.set(ph.slot, b.phi_results[k as usize], k, None);
         }
-        for &(_, i) in b.acting.of(bb) {
-            rename_inst(p, slots, &lookup, &mut st, i);
+        for &(_, i, k) in b.acting.of(bb) {
+            rename_inst(p, slots, &mut st, i, k);
         }
         for &s in p.cfg().distinct_succs(bb) {
             if by_block[s].is_empty() {
@@ -314,8 +309,9 @@ pub(crate) fn run(
             b.ends.insert((s, bb), b.end_vals.len());
             for &k in &by_block[s] {
                 let slot = phis[k as usize].slot as usize;
-                b.end_vals.push(st.cur[slot]);
-                b.end_phis.push(st.cur[slot].phi);
+                let c = st.cur[slot];
+                b.end_vals.push((c.v, c.loc));
+                b.end_phis.push(c.phi);
             }
         }
         b.anc.push((bb, mark));
@@ -325,13 +321,9 @@ pub(crate) fn run(
     } else {
         st.used.clone()
     };
-    for s in slots {
-        lookup.unset(s.ptr);
-    }
     for &r in &b.phi_results {
         st.phi_of.unset(r);
     }
-    p.slot_of = lookup;
     p.phi_of = st.phi_of;
     (b.cur, b.undo, b.used) = (st.cur, st.undo, st.used);
     apply_events(p, slots, phis, incoming, &live, &by_block, &mut b);
@@ -379,43 +371,32 @@ fn live_phis(
     live
 }
 
-fn rename_inst(
-    p: &mut Promoter<'_, '_>,
-    slots: &[Slot],
-    lookup: &ValueTags,
-    st: &mut State,
-    i: Inst,
-) {
+/// Renames `i`, a load, store or alloca of slot `k`.
+fn rename_inst(p: &mut Promoter<'_, '_>, slots: &[Slot], st: &mut State, i: Inst, k: u32) {
     match p.f.dfg.opcode(i) {
         Opcode::Load => {
-            let ptr = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
-            if let Some(k) = lookup.get(ptr) {
-                let c = st.cur[k as usize];
-                if c.phi != NO_PHI {
-                    st.used[c.phi as usize] = true;
-                }
-                replace_load(p, i, c.v);
+            let c = st.cur[k as usize];
+            if c.phi != NO_PHI {
+                st.used[c.phi as usize] = true;
             }
+            replace_load(p, i, c.v);
         }
         Opcode::Store => {
-            let ptr = p.f.dfg.resolve(p.f.dfg.inst_values(i)[1]);
-            if let Some(k) = lookup.get(ptr) {
-                let v = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
-                let loc = store_loc(p, i);
-                let phi = st.phi_of.get(v).unwrap_or(NO_PHI);
-                st.set(k, v, phi, Some(loc));
-                remove_store(p, &slots[k as usize], i);
-            }
+            let v = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
+            let loc = store_loc(p, i);
+            let phi = st.phi_of.get(v).unwrap_or(NO_PHI);
+            st.set(k, v, phi, Some(loc));
+            remove_store(p, &slots[k as usize], i);
         }
         Opcode::Alloca => {
             // A slot outside the entry block is undefined again each time its alloca runs.
-            let r = p.f.dfg.insts[i].result;
-            if let Some(k) = lookup.get(r) {
-                let u = p.f.dfg.undef(slots[k as usize].ty);
-                st.set(k, u, NO_PHI, None);
-            }
+            let u = p.f.dfg.undef(slots[k as usize].ty);
+            st.set(k, u, NO_PHI, None);
         }
-        _ => {}
+        _ => debug_assert!(
+            false,
+            "a slot's acting instructions are loads, stores and its alloca"
+        ),
     }
 }
 
@@ -450,7 +431,7 @@ fn apply_events(
             if !live[k as usize] {
                 continue;
             }
-            let Cur { v, loc, .. } = b.end_vals[off + j];
+            let (v, loc) = b.end_vals[off + j];
             let ph = &phis[k as usize];
             let first = ph.incoming.is_empty();
             let merged = if first {

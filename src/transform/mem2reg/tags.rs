@@ -1,5 +1,5 @@
 //! [`ValueTags`]: a value-indexed table of `u32` tags that a thread keeps from function to
-//! function, so that tagging a few values (a round's slots, its new phis) costs what is tagged
+//! function, so that tagging a few values (a round's new phis) costs what is tagged
 //! and not the size of the function.
 //!
 //! Invariant: between uses every entry is untagged. A user tags values with
