@@ -228,7 +228,7 @@ pub(super) struct ModuleReader<'a> {
 
 /// Whether the input uses `blockaddress(` anywhere, found in one pass over the input that
 /// rides on the scans the reader makes anyway: function bodies are scanned while their ends
-/// are found ([`skip_body_noting`]), the text between them here.
+/// are found ([`skip_body`]), the text between them here.
 ///
 /// Invariant: `seen`, or no `blockaddress(` before `scanned_to` outside bodies' strings and
 /// comments.
@@ -985,7 +985,7 @@ impl<'a> ModuleReader<'a> {
         }
         let open = self.c.at();
         self.blockaddress.note_text(&self.c.src[..open]);
-        let (end, used) = skip_body_noting(self.c.src, open);
+        let (end, used) = skip_body(self.c.src, open);
         self.blockaddress.note_body(used, end);
         self.functions.push(FunctionSpan {
             start: start as u32,
@@ -1095,14 +1095,10 @@ fn is_type_token(c: &Cursor<'_>) -> bool {
             ))
 }
 
-/// The offset just after the `}` matching the `{` at `open`, skipping strings and comments;
-/// the end of input if there is none (the body reader then reports where it breaks).
-pub fn skip_body(src: &[u8], open: usize) -> usize {
-    skip_body_noting(src, open).0
-}
-
-/// [`skip_body`], and whether the body uses `blockaddress(` (outside strings and comments).
-pub fn skip_body_noting(src: &[u8], open: usize) -> (usize, bool) {
+/// The offset just after the `}` matching the `{` at `open`, skipping strings and comments
+/// (the end of input if there is none: the body reader then reports where it breaks), and
+/// whether the body uses `blockaddress(` outside them.
+pub fn skip_body(src: &[u8], open: usize) -> (usize, bool) {
     use crate::util::bytes::{find_any, find_byte};
     const KEYWORD: &[u8] = b"blockaddress";
     let mut depth = 0usize;
@@ -1169,13 +1165,13 @@ mod tests {
     fn body_skipping_ignores_braces_in_strings_and_comments() {
         let s = b"define void @f() { ; }\n call void asm \"}\", \"\"() /* } */ ret void }\nrest";
         let open = s.iter().position(|&c| c == b'{').unwrap();
-        let end = skip_body(s, open);
+        let (end, _) = skip_body(s, open);
         assert_eq!(&s[end..], b"\nrest");
     }
 
     #[test]
     fn body_skipping_notes_blockaddress_outside_strings_and_comments() {
-        let body = |s: &[u8]| skip_body_noting(s, 0);
+        let body = |s: &[u8]| skip_body(s, 0);
         assert_eq!(body(b"{ ret ptr blockaddress(@f, %b) }"), (32, true));
         assert!(!body(b"{ ; blockaddress(\n call void asm \"blockaddress(\", \"\"() }").1);
         assert!(!body(b"{ call void @blockaddress_like() }").1);
