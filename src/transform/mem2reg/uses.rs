@@ -26,27 +26,18 @@ pub struct UseIndex {
 impl UseIndex {
     /// The users of every value of `func`.
     pub fn compute(func: &Function) -> Self {
-        let order: Vec<Inst> = func
-            .layout
-            .blocks()
-            .flat_map(|b| func.layout.block_insts(b))
-            .collect();
         let mut u = Self::default();
-        u.recompute(func, &order);
+        u.begin(func);
+        for b in func.layout.blocks() {
+            for i in func.layout.block_insts(b) {
+                u.add(func, i);
+            }
+        }
         u
     }
 
-    /// Recomputes the index for `func`, whose placed instructions in layout order are
-    /// `order`, reusing this index's buffers.
-    pub fn recompute(&mut self, func: &Function, order: &[Inst]) {
-        self.begin(func);
-        for &i in order {
-            self.add(func, i);
-        }
-    }
-
-    /// Starts a recomputation for `func`: afterwards, [`UseIndex::add`] each placed
-    /// instruction in layout order.
+    /// Starts a computation for `func`, reusing this index's buffers: afterwards,
+    /// [`UseIndex::add`] each placed instruction in layout order.
     pub fn begin(&mut self, func: &Function) {
         let dfg = &func.dfg;
         let n = dfg.values.len();
