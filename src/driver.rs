@@ -141,7 +141,7 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
     let t = Instant::now();
     let mut text = Vec::new();
     if opts.print {
-        text.reserve(f.dfg.insts.len() * 40 + 64);
+        text.reserve(printer::size_hint(&f));
         printer::print_function(&f, &mut text);
     }
     let print = t.elapsed();
@@ -374,7 +374,15 @@ fn write_items(
                 times[2] += d.print;
                 if opts.print {
                     tail.fix_parts(&d.new_md, &d.needs_decls, &mut d.text);
-                    buf.extend_from_slice(&d.text);
+                    if d.text.len() >= 1 << 16 {
+                        // A large body goes out as it is: copying it would cost as much
+                        // again in memory traffic and fresh pages.
+                        out.write_all(&buf).map_err(io)?;
+                        buf.clear();
+                        out.write_all(&d.text).map_err(io)?;
+                    } else {
+                        buf.extend_from_slice(&d.text);
+                    }
                 } else {
                     tail.fix_parts(&d.new_md, &d.needs_decls, &mut Vec::new());
                 }

@@ -672,7 +672,7 @@ fn print_parallel(
     ba: Option<&BlockAddresses>,
 ) -> Vec<Vec<u8>> {
     let one = |f: &Function| {
-        let mut v = Vec::with_capacity(estimate(f));
+        let mut v = Vec::with_capacity(size_hint(f));
         print_function_in(f, &mut v, ba);
         v
     };
@@ -692,9 +692,12 @@ fn print_parallel(
     })
 }
 
-/// A guess of a function's printed size, to size its buffer once.
-fn estimate(f: &Function) -> usize {
-    f.dfg.insts.len() * 40 + 64
+/// A generous guess of a function's printed size, to size its buffer once: pages of a
+/// buffer never written are never touched, while one that must grow is copied and faulted
+/// in again (on sqlite3 and on phi-heavy `gen_scale` output this bounds the text).
+pub fn size_hint(f: &Function) -> usize {
+    let d = &f.dfg;
+    d.insts.len() * 32 + d.value_pool.len() * 16 + d.block_pool.len() * 10 + d.pieces.len() * 6 + 64
 }
 
 /// The text of `t` in `func` (convenience for other printers).

@@ -274,8 +274,7 @@ pub(crate) fn run(
     st.undo.reserve(sets);
     crate::util::refill(&mut st.used, phis.len(), !prune);
     b.phi_results.clear();
-    b.phi_results
-        .extend(phis.iter().map(|ph| p.f.dfg.insts[ph.inst].result));
+    b.phi_results.extend(phis.iter().map(|ph| ph.value));
     if prune {
         for (k, &r) in b.phi_results.iter().enumerate() {
             st.phi_of.set(r, k as u32);

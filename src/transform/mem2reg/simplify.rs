@@ -62,7 +62,7 @@ fn truncate(v: i128, bits: u32) -> i128 {
 
 /// LLVM's `simplifyPHINode` (with the undef-to-poison guard).
 fn simplify_phi(p: &mut Promoter<'_, '_>, ph: &NewPhi, all: &[(Value, Block)]) -> Option<Value> {
-    let me = p.f.dfg.insts[ph.inst].result;
+    let me = ph.value;
     let (mut common, mut has_undef, mut has_poison) = (None::<Value>, false, false);
     for &(v, _) in ph.incoming(all) {
         let v = p.f.dfg.resolve(v);
@@ -137,7 +137,7 @@ impl PhiUsers {
     fn compute(p: &mut Promoter<'_, '_>, phis: &[NewPhi], all: &[(Value, Block)]) -> Self {
         let mut index = std::mem::take(&mut p.phi_of);
         for (k, ph) in phis.iter().enumerate() {
-            index.set(p.f.dfg.insts[ph.inst].result, k as u32);
+            index.set(ph.value, k as u32);
         }
         fn operand_phis<'a>(
             p: &'a Promoter<'_, '_>,
@@ -176,7 +176,7 @@ impl PhiUsers {
     /// Untags the phis' results and gives the table back to the pass.
     fn release(mut self, p: &mut Promoter<'_, '_>, phis: &[NewPhi]) {
         for ph in phis {
-            self.index.unset(p.f.dfg.insts[ph.inst].result);
+            self.index.unset(ph.value);
         }
         p.phi_of = self.index;
     }
@@ -213,7 +213,7 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Bl
             continue;
         }
         if let Some(v) = simplify_phi(p, &phis[k as usize], all) {
-            let r = p.f.dfg.insts[phis[k as usize].inst].result;
+            let r = phis[k as usize].value;
             alive[k as usize] = false;
             p.f.layout.remove_inst(phis[k as usize].inst);
             p.stats.phis_folded += 1;
@@ -274,13 +274,13 @@ fn write_phi(
                 missing.remove(i);
             }
         }
-        let ty = p.f.dfg.value_type(p.f.dfg.insts[ph.inst].result);
+        let ty = ph.ty;
         for b in missing {
             let z = missing_value(p, ty);
             incoming.push((z, b));
         }
     }
-    let ty = p.f.dfg.value_type(p.f.dfg.insts[ph.inst].result);
+    let ty = ph.ty;
     let nsz = p.f.no_signed_zeros && is_fp_like(p, ty);
     w.set_incoming(p.f, ph.inst, nsz, incoming);
     if let Some(l) = ph.loc {

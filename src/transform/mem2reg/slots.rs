@@ -50,6 +50,12 @@ pub struct Slot {
 pub struct NewPhi {
     /// The phi.
     pub inst: Inst,
+    /// Its result, and the result's type (the slot's): kept here so that passes over the
+    /// round's phis need not read each instruction again (on very large functions those
+    /// reads are cache misses, one per phi and pass).
+    pub value: Value,
+    /// See `value`.
+    pub ty: Type,
     /// Its slot (index into the round's slot list).
     pub slot: u32,
     /// Its block.
@@ -569,6 +575,8 @@ fn place_phis(
         p.f.layout.prepend_inst(inst, b);
         phis.push(NewPhi {
             inst,
+            value: p.f.dfg.insts[inst].result,
+            ty: s.ty,
             slot,
             block: b,
             incoming: 0..0,
@@ -612,7 +620,7 @@ fn keep_live_phis(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut Vec<NewPh
         },
         |k, name| {
             let text = super::names::name_text(f, name);
-            let r = f.dfg.insts[phis[k as usize].inst].result;
+            let r = phis[k as usize].value;
             f.dfg.values[r].name = text;
         },
     );
