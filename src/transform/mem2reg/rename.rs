@@ -124,7 +124,6 @@ pub struct RenameBuffers {
     cur: Vec<Cur>,
     undo: Vec<(u32, Cur)>,
     used: Vec<bool>,
-    phi_results: Vec<Value>,
     ends: FxHashMap<(Block, Block), usize>,
     /// Each slot's value and location at the end of a predecessor of a phi block.
     end_vals: Vec<(Value, Loc)>,
@@ -273,11 +272,9 @@ pub(crate) fn run(
     let sets = phis.len() + slots.iter().map(|s| s.stores.len() + 1).sum::<usize>();
     st.undo.reserve(sets);
     crate::util::refill(&mut st.used, phis.len(), !prune);
-    b.phi_results.clear();
-    b.phi_results.extend(phis.iter().map(|ph| ph.value));
     if prune {
-        for (k, &r) in b.phi_results.iter().enumerate() {
-            st.phi_of.set(r, k as u32);
+        for (k, ph) in phis.iter().enumerate() {
+            st.phi_of.set(ph.value, k as u32);
         }
     }
     // Values (and locations) at the end of each predecessor of a phi block.
@@ -296,7 +293,7 @@ pub(crate) fn run(
         let mark = st.undo.len();
         for &k in &by_block[bb] {
             let ph = &phis[k as usize];
-            st.set(ph.slot, b.phi_results[k as usize], k, None);
+            st.set(ph.slot, ph.value, k, None);
         }
         for &(_, i, k) in b.acting.of(bb) {
             rename_inst(p, slots, &mut st, i, k);
@@ -320,8 +317,8 @@ pub(crate) fn run(
     } else {
         st.used.clone()
     };
-    for &r in &b.phi_results {
-        st.phi_of.unset(r);
+    for ph in phis.iter() {
+        st.phi_of.unset(ph.value);
     }
     p.phi_of = st.phi_of;
     (b.cur, b.undo, b.used) = (st.cur, st.undo, st.used);
