@@ -23,7 +23,7 @@
 //! so what the kept phis get is what LLVM's would.
 
 use super::debug_info::{self, Loc};
-use super::slots::{phis_by_block, remove_store, replace_load, NewPhi, PhisByBlock, Slot};
+use super::slots::{remove_store, replace_load, NewPhi, PhisByBlock, Slot};
 use super::tags::ValueTags;
 use super::Promoter;
 use crate::analysis::cfg::Cfg;
@@ -128,13 +128,13 @@ pub struct RenameBuffers {
     /// Each slot's value and location at the end of a predecessor of a phi block.
     end_vals: Vec<(Value, Loc)>,
     /// The new phi each end value is the result of (`NO_PHI` otherwise), beside `end_vals`:
-    /// the pruning worklist reads only these, in no useful order, so a dense array of them
-    /// misses the cache less.
-    end_phis: Vec<u32>,
+    /// the pruning worklist reads only these, in no useful order (along chains of phis of one
+    /// slot, a block apart), so a dense array of them, carrying the phis' blocks, misses the
+    /// cache less.
+    end_phis: Vec<PhiAt>,
     anc: Vec<(Block, usize)>,
     acting: Acting,
-    col: Vec<u32>,
-    work: Vec<u32>,
+    work: Vec<PhiAt>,
     converted: SecondaryMap<Block, bool>,
 }
 
@@ -194,15 +194,25 @@ impl Acting {
 }
 
 /// A slot's state in the walk: its current value, the new phi that value is the result of
-/// (its index; `NO_PHI` for any other value), and its location.
+/// (`NO_PHI` for any other value), and its location.
 #[derive(Clone, Copy)]
 struct Cur {
     v: Value,
-    phi: u32,
+    phi: PhiAt,
     loc: Loc,
 }
 
-const NO_PHI: u32 = u32::MAX;
+/// A new phi: its index, and its block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PhiAt {
+    k: u32,
+    block: Block,
+}
+
+const NO_PHI: PhiAt = PhiAt {
+    k: u32::MAX,
+    block: Block::NONE,
+};
 
 /// The walk's state: each slot's [`Cur`], and the undo log; which phis loads were replaced by.
 struct State {
@@ -217,7 +227,7 @@ struct State {
 impl State {
     /// Sets the slot's value `v` (the result of new phi `phi`, or `NO_PHI`) and, if given,
     /// its location.
-    fn set(&mut self, slot: u32, v: Value, phi: u32, loc: Option<Loc>) {
+    fn set(&mut self, slot: u32, v: Value, phi: PhiAt, loc: Option<Loc>) {
         let c = &mut self.cur[slot as usize];
         self.undo.push((slot, *c));
         c.v = v;
@@ -241,17 +251,17 @@ pub(crate) fn run(
     p: &mut Promoter<'_, '_>,
     slots: &[Slot],
     phis: &mut [NewPhi],
+    by_block: &PhisByBlock,
     incoming: &mut Vec<(Value, Block)>,
     prune: bool,
 ) -> Vec<bool> {
     let mut b = std::mem::take(&mut p.rename_buffers);
-    let by_block = phis_by_block(phis);
     b.acting.fill(p, slots);
     let entry = p.f.layout.entry_block().expect("non-empty function");
     traverse_into(
         p.cfg(),
         entry,
-        |x| !by_block[x].is_empty(),
+        |x| !by_block.of(x).is_empty(),
         &mut b.trav,
         &mut b.trav_work,
     );
@@ -291,20 +301,24 @@ pub(crate) fn run(
             b.anc.pop();
         }
         let mark = st.undo.len();
-        for &k in &by_block[bb] {
-            let ph = &phis[k as usize];
-            st.set(ph.slot, ph.value, k, None);
+        for k in by_block.of(bb) {
+            let ph = &phis[k];
+            let at = PhiAt {
+                k: k as u32,
+                block: ph.block,
+            };
+            st.set(ph.slot, ph.value, at, None);
         }
         for &(_, i, k) in b.acting.of(bb) {
-            rename_inst(p, slots, &mut st, i, k);
+            rename_inst(p, slots, phis, &mut st, i, k);
         }
         for &s in p.cfg().distinct_succs(bb) {
-            if by_block[s].is_empty() {
+            if by_block.of(s).is_empty() {
                 continue;
             }
             b.ends.insert((s, bb), b.end_vals.len());
-            for &k in &by_block[s] {
-                let slot = phis[k as usize].slot as usize;
+            for k in by_block.of(s) {
+                let slot = phis[k].slot as usize;
                 let c = st.cur[slot];
                 b.end_vals.push((c.v, c.loc));
                 b.end_phis.push(c.phi);
@@ -313,7 +327,7 @@ pub(crate) fn run(
         b.anc.push((bb, mark));
     }
     let live = if prune {
-        live_phis(p.cfg(), phis, &by_block, &st, &mut b)
+        live_phis(p.cfg(), phis, by_block, &st, &mut b)
     } else {
         st.used.clone()
     };
@@ -322,12 +336,19 @@ pub(crate) fn run(
     }
     p.phi_of = st.phi_of;
     (b.cur, b.undo, b.used) = (st.cur, st.undo, st.used);
-    apply_events(p, slots, phis, incoming, &live, &by_block, &mut b);
+    apply_events(p, slots, phis, incoming, &live, by_block, &mut b);
     p.rename_buffers = b;
     live
 }
 
 /// The phis a load was replaced by, and, transitively, the phis kept phis take as operands.
+///
+/// A sweep from the last phi to the first (blocks in descending id order), with a stack for
+/// the phis it has passed: operands mostly come from earlier blocks, which the sweep reaches
+/// later anyway, so most phis are only marked, and each block's end values are read together
+/// (a stack alone would follow each chain of operands through every block, a cache miss per
+/// step on large functions). Each live phi is processed once: by the sweep if it is marked
+/// before the sweep reaches it, else from the stack.
 fn live_phis(
     cfg: &Cfg,
     phis: &[NewPhi],
@@ -335,52 +356,63 @@ fn live_phis(
     st: &State,
     b: &mut RenameBuffers,
 ) -> Vec<bool> {
-    // Each phi's position in its block's list (its column in `end_vals`).
-    let col = &mut b.col;
-    crate::util::refill(col, phis.len(), u32::MAX);
-    for ph in phis {
-        let list = &by_block[ph.block];
-        if col[list[0] as usize] == u32::MAX {
-            for (j, &x) in list.iter().enumerate() {
-                col[x as usize] = j as u32;
-            }
-        }
-    }
     let mut live = st.used.clone();
-    let work = &mut b.work;
+    let mut work = std::mem::take(&mut b.work);
     work.clear();
-    work.extend((0..phis.len() as u32).filter(|&k| live[k as usize]));
-    while let Some(k) = work.pop() {
-        let blk = phis[k as usize].block;
-        let j = col[k as usize] as usize;
-        for &pred in cfg.preds(blk) {
-            let Some(&off) = b.ends.get(&(blk, pred)) else {
-                continue;
-            };
-            let q = Some(b.end_phis[off + j]).filter(|&q| q != NO_PHI);
-            if let Some(q) = q.filter(|&q| !live[q as usize]) {
-                live[q as usize] = true;
-                work.push(q);
+    for k in (0..phis.len()).rev() {
+        if !live[k] {
+            continue;
+        }
+        let mut next = Some(PhiAt {
+            k: k as u32,
+            block: phis[k].block,
+        });
+        while let Some(at) = next {
+            // (Its column in `end_vals`: its place among its block's phis.)
+            let j = at.k as usize - by_block.of(at.block).start;
+            for &pred in cfg.preds(at.block) {
+                let Some(&off) = b.ends.get(&(at.block, pred)) else {
+                    continue;
+                };
+                let q = b.end_phis[off + j];
+                if q != NO_PHI && !live[q.k as usize] {
+                    live[q.k as usize] = true;
+                    if q.k as usize > k {
+                        work.push(q);
+                    }
+                }
             }
+            next = work.pop();
         }
     }
+    b.work = work;
     live
 }
 
 /// Renames `i`, a load, store or alloca of slot `k`.
-fn rename_inst(p: &mut Promoter<'_, '_>, slots: &[Slot], st: &mut State, i: Inst, k: u32) {
+fn rename_inst(
+    p: &mut Promoter<'_, '_>,
+    slots: &[Slot],
+    phis: &[NewPhi],
+    st: &mut State,
+    i: Inst,
+    k: u32,
+) {
     match p.f.dfg.opcode(i) {
         Opcode::Load => {
             let c = st.cur[k as usize];
             if c.phi != NO_PHI {
-                st.used[c.phi as usize] = true;
+                st.used[c.phi.k as usize] = true;
             }
             replace_load(p, i, c.v);
         }
         Opcode::Store => {
             let v = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
             let loc = store_loc(p, i);
-            let phi = st.phi_of.get(v).unwrap_or(NO_PHI);
+            let phi = st.phi_of.get(v).map_or(NO_PHI, |q| PhiAt {
+                k: q,
+                block: phis[q as usize].block,
+            });
             st.set(k, v, phi, Some(loc));
             remove_store(p, &slots[k as usize], i);
         }
@@ -423,12 +455,12 @@ fn apply_events(
         let Some(&off) = b.ends.get(&(succ, pred)) else {
             continue;
         };
-        for (j, &k) in by_block[succ].iter().enumerate() {
-            if !live[k as usize] {
+        for (j, k) in by_block.of(succ).enumerate() {
+            if !live[k] {
                 continue;
             }
             let (v, loc) = b.end_vals[off + j];
-            let ph = &phis[k as usize];
+            let ph = &phis[k];
             let first = ph.incoming.is_empty();
             let merged = if first {
                 loc
@@ -436,7 +468,7 @@ fn apply_events(
                 let old = ph.loc;
                 debug_info::merge(p.f, &mut p.md, old, loc)
             };
-            let ph = &mut phis[k as usize];
+            let ph = &mut phis[k];
             if first {
                 let start = incoming.len() as u32;
                 let cap = p.cfg().preds(succ).len() as u32;
@@ -453,8 +485,8 @@ fn apply_events(
         }
         if !b.converted[succ] {
             b.converted[succ] = true;
-            for &k in by_block[succ].iter().filter(|&&k| live[k as usize]) {
-                let ph = &phis[k as usize];
+            for k in by_block.of(succ).filter(|&k| live[k]) {
+                let ph = &phis[k];
                 let s = &slots[ph.slot as usize];
                 for d in &s.dbg {
                     if d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {

@@ -69,6 +69,17 @@ pub struct NewPhi {
     pub loc: debug_info::Loc,
 }
 
+/// A phi placed for a slot and not yet made (see [`make_phis`]).
+#[derive(Clone, Copy)]
+pub struct Candidate {
+    /// Its slot (index into the round's slot list).
+    pub slot: u32,
+    /// Its block.
+    pub block: Block,
+    /// Its name (`Text::NONE` while naming is deferred: see `keep_live_phis`).
+    pub name: Text,
+}
+
 impl NewPhi {
     /// Its incoming pairs, in `all` (the round's incoming list).
     pub fn incoming<'a>(&self, all: &'a [(Value, Block)]) -> &'a [(Value, Block)] {
@@ -84,7 +95,9 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
         let s = new_slot(p, a, entry);
         slots.push(s);
     }
-    let mut phis: Vec<NewPhi> = Vec::new();
+    // The phis placed, in placement order (the order LLVM makes them in, which naming
+    // follows); made block by block after the last slot (see `make_phis`).
+    let mut cands: Vec<Candidate> = Vec::new();
     // What placing phis needs, made for the first slot that needs phis (a function whose
     // slots all take fast paths never computes its CFG).
     let mut placing = None;
@@ -126,7 +139,7 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
                 bufs.lists,
             )
         });
-        place_phis(p, placer, live, lists, &slots[i], i as u32, &mut phis);
+        place_phis(p, placer, live, lists, &slots[i], i as u32, &mut cands);
         i += 1;
     }
     if let Some((placer, live, lists)) = placing {
@@ -139,13 +152,14 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     if slots.is_empty() {
         return;
     }
-    apply_phi_budget(p, &mut slots, &mut phis);
+    apply_phi_budget(p, &mut slots, &mut cands);
+    let (mut phis, by_block, rank) = make_phis(p, &slots, &cands);
     let bounded = placement(p) == Placement::Bounded;
     let mut incoming = std::mem::take(&mut p.phi_incoming);
     incoming.clear();
-    let live = super::rename::run(p, &slots, &mut phis, &mut incoming, bounded);
+    let live = super::rename::run(p, &slots, &mut phis, &by_block, &mut incoming, bounded);
     if bounded {
-        keep_live_phis(p, &slots, &mut phis, &live);
+        keep_live_phis(p, &slots, &cands, &mut phis, &rank, &live);
     }
     finish_slots(p, &slots);
     super::simplify::run(p, phis, &incoming);
@@ -529,7 +543,7 @@ fn defs_and_uses(p: &Promoter<'_, '_>, s: &Slot, l: &mut SlotLists) {
     });
 }
 
-/// Places the slot's phis (see [`Placement`]).
+/// Places the slot's phis (see [`Placement`]): appends them to `cands`.
 fn place_phis(
     p: &mut Promoter<'_, '_>,
     placer: &mut PrunedPlacer<'_>,
@@ -537,7 +551,7 @@ fn place_phis(
     lists: &mut SlotLists,
     s: &Slot,
     slot: u32,
-    phis: &mut Vec<NewPhi>,
+    cands: &mut Vec<Candidate>,
 ) {
     defs_and_uses(p, s, lists);
     let SlotLists {
@@ -563,27 +577,73 @@ fn place_phis(
         super::explain::slot_placement(p, placer.idf(), live, s, defs, ubd);
     }
     for (version, &b) in blocks.iter().enumerate() {
-        let text = if mode == Placement::Bounded {
-            let k = phis.len() as u32;
-            p.names().defer_phi(k);
+        let name = if mode == Placement::Bounded {
+            let rank = cands.len() as u32;
+            p.names().defer_phi(rank);
             Text::NONE
         } else {
             let name = p.names().create(&phi_base(s, version as u32));
             super::names::name_text(p.f, &name)
         };
-        let inst = FuncBuilder::new(p.f).make_phi_shell(s.ty, text);
-        p.f.layout.prepend_inst(inst, b);
+        cands.push(Candidate {
+            slot,
+            block: b,
+            name,
+        });
+    }
+}
+
+/// Makes the placed phis, block by block: blocks in id order, and within a block in their
+/// layout order (last placed first, as LLVM inserts each new phi at its block's front). The
+/// walks over a round's phis go block by block, so this keeps one block's phis together in
+/// the phi list and in the function's instruction and value tables (placing them slot by slot
+/// would scatter them: on a large function every step of those walks would miss the caches).
+/// Returns the phis, their ranges per block, and each phi's rank (its index in `cands`).
+fn make_phis(
+    p: &mut Promoter<'_, '_>,
+    slots: &[Slot],
+    cands: &[Candidate],
+) -> (Vec<NewPhi>, PhisByBlock, Vec<u32>) {
+    let n = cands.iter().map(|c| c.block.index() + 1).max().unwrap_or(0);
+    let mut off = vec![0u32; n + 1];
+    for c in cands {
+        off[c.block.index() + 1] += 1;
+    }
+    for b in 0..n {
+        off[b + 1] += off[b];
+    }
+    // Each block's range filled from its end: the last placed comes first.
+    let mut end = off[1..].to_vec();
+    let mut rank = vec![0u32; cands.len()];
+    for (r, c) in cands.iter().enumerate() {
+        let e = &mut end[c.block.index()];
+        *e -= 1;
+        rank[*e as usize] = r as u32;
+    }
+    let mut phis = Vec::with_capacity(cands.len());
+    let mut above = Inst::NONE;
+    for (k, &r) in rank.iter().enumerate() {
+        let c = cands[r as usize];
+        let ty = slots[c.slot as usize].ty;
+        let inst = FuncBuilder::new(p.f).make_phi_shell(ty, c.name);
+        if k as u32 == off[c.block.index()] {
+            p.f.layout.prepend_inst(inst, c.block);
+        } else {
+            p.f.layout.insert_inst_after(inst, above);
+        }
+        above = inst;
         phis.push(NewPhi {
             inst,
             value: p.f.dfg.insts[inst].result,
-            ty: s.ty,
-            slot,
-            block: b,
+            ty,
+            slot: c.slot,
+            block: c.block,
             incoming: 0..0,
             cap: 0,
             loc: None,
         });
     }
+    (phis, PhisByBlock { off }, rank)
 }
 
 /// `<slot name>.<version>`.
@@ -595,8 +655,21 @@ fn phi_base(s: &Slot, version: u32) -> Vec<u8> {
 
 /// After a bounded placement: removes the dead candidate phis and names the others as LLVM
 /// would have named them (versions count the kept phis of each slot, in placement order).
-fn keep_live_phis(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut Vec<NewPhi>, live: &[bool]) {
+fn keep_live_phis(
+    p: &mut Promoter<'_, '_>,
+    slots: &[Slot],
+    cands: &[Candidate],
+    phis: &mut Vec<NewPhi>,
+    rank: &[u32],
+    live: &[bool],
+) {
     let mut version = vec![0u32; slots.len()];
+    // Each rank's phi, and the name given to it.
+    let mut at = vec![0u32; phis.len()];
+    for (k, &r) in rank.iter().enumerate() {
+        at[r as usize] = k as u32;
+    }
+    let mut named_as = vec![Text::NONE; phis.len()];
     p.names();
     let mut table = p.names.take().expect("built above");
     let f = &mut *p.f;
@@ -610,21 +683,21 @@ fn keep_live_phis(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut Vec<NewPh
     f.dfg.strings.reserve(room);
     table.replay(
         slots.len(),
-        |k| {
-            let k = k as usize;
-            live[k].then(|| {
-                let sl = phis[k].slot;
+        |r| {
+            live[at[r as usize] as usize].then(|| {
+                let sl = cands[r as usize].slot;
                 version[sl as usize] += 1;
                 (sl, &slots[sl as usize].name[..], version[sl as usize] - 1)
             })
         },
-        |k, name| {
-            let text = super::names::name_text(f, name);
-            let r = phis[k as usize].value;
-            f.dfg.values[r].name = text;
-        },
+        |r, name| named_as[r as usize] = super::names::name_text(f, name),
     );
     p.names = Some(table);
+    for (k, ph) in phis.iter().enumerate() {
+        if live[k] {
+            p.f.dfg.values[ph.value].name = named_as[rank[k] as usize];
+        }
+    }
     let mut k = 0;
     phis.retain(|ph| {
         k += 1;
@@ -637,13 +710,13 @@ fn keep_live_phis(p: &mut Promoter<'_, '_>, slots: &[Slot], phis: &mut Vec<NewPh
 
 /// Seed 02's budget: while the estimated copies (phi operands) exceed the limit, leave the
 /// most expensive slot in memory.
-fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], phis: &mut Vec<NewPhi>) {
+fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], cands: &mut Vec<Candidate>) {
     let Some(limit) = p.opts.phi_copy_limit else {
         return;
     };
     let mut cost = vec![0u64; slots.len()];
-    for ph in phis.iter() {
-        cost[ph.slot as usize] += p.cfg().preds(ph.block).len() as u64;
+    for c in cands.iter() {
+        cost[c.slot as usize] += p.cfg().preds(c.block).len() as u64;
     }
     let mut total: u64 = cost.iter().sum();
     let mut order: Vec<usize> = (0..slots.len()).collect();
@@ -659,14 +732,14 @@ fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], phis: &mut Vec
         p.over_budget.push(slots[i].alloca);
         total -= cost[i];
     }
-    phis.retain(|ph| {
-        if slots[ph.slot as usize].dropped {
-            p.forget_name(ph.inst);
-            p.f.layout.remove_inst(ph.inst);
-            false
-        } else {
-            true
+    cands.retain(|c| {
+        if !slots[c.slot as usize].dropped {
+            return true;
         }
+        if let (Some(t), false) = (p.names.as_mut(), c.name.is_none()) {
+            t.remove(p.f.text(c.name));
+        }
+        false
     });
 }
 
@@ -697,44 +770,18 @@ fn finish_slots(p: &mut Promoter<'_, '_>, slots: &[Slot]) {
     }
 }
 
-/// The block phis of each block, in block order (last made first, as LLVM inserts them at
-/// the block's front).
-pub fn phis_by_block(phis: &[NewPhi]) -> PhisByBlock {
-    let n = phis
-        .iter()
-        .map(|ph| ph.block.index() + 1)
-        .max()
-        .unwrap_or(0);
-    let mut off = vec![0u32; n + 1];
-    for ph in phis {
-        off[ph.block.index() + 1] += 1;
-    }
-    for b in 0..n {
-        off[b + 1] += off[b];
-    }
-    let mut fill = off.clone();
-    let mut list = vec![0u32; phis.len()];
-    for (k, ph) in phis.iter().enumerate().rev() {
-        let at = &mut fill[ph.block.index()];
-        list[*at as usize] = k as u32;
-        *at += 1;
-    }
-    PhisByBlock { off, list }
-}
-
-/// The new phis of each block (indices into the round's phi list, last placed first), as one
-/// compressed table: `by[b]` is block `b`'s slice, empty for blocks without new phis.
+/// The new phis of each block: `of(b)` is block `b`'s range of the round's phi list (see
+/// [`make_phis`]), empty for blocks without new phis.
 pub struct PhisByBlock {
     off: Vec<u32>,
-    list: Vec<u32>,
 }
 
-impl std::ops::Index<Block> for PhisByBlock {
-    type Output = [u32];
-    fn index(&self, b: Block) -> &[u32] {
+impl PhisByBlock {
+    /// Block `b`'s phis (indices into the round's phi list).
+    pub fn of(&self, b: Block) -> std::ops::Range<usize> {
         match self.off.get(b.index() + 1) {
-            Some(&end) => &self.list[self.off[b.index()] as usize..end as usize],
-            None => &[],
+            Some(&end) => self.off[b.index()] as usize..end as usize,
+            None => 0..0,
         }
     }
 }
