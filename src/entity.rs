@@ -95,6 +95,10 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
             _k: PhantomData,
         }
     }
+    /// Makes room for `n` more entities.
+    pub fn reserve(&mut self, n: usize) {
+        self.elems.reserve(n);
+    }
     /// Adds `v` and returns its new id.
     #[inline]
     pub fn push(&mut self, v: V) -> K {

@@ -144,6 +144,13 @@ impl DataFlowGraph {
         self.pieces.reserve(pieces + insts / 2);
     }
 
+    /// Makes room for `n` more instructions with results (one value each), so adding many
+    /// (a pass making thousands of phis) does not regrow the tables one doubling at a time.
+    pub fn reserve_more(&mut self, n: usize) {
+        self.insts.reserve(n);
+        self.values.reserve(n);
+    }
+
     /// Adds a value.
     #[inline]
     pub fn make_value(&mut self, ty: Type, def: ValueDef, name: Text) -> Value {

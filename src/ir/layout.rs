@@ -8,7 +8,7 @@
 //! - insertion and removal anywhere are O(1) and never invalidate other ids.
 
 use super::instructions::{Block, Inst};
-use crate::entity::{EntityRef, SecondaryMap};
+use crate::entity::SecondaryMap;
 
 #[derive(Clone, Copy, Debug)]
 struct BlockNode {
@@ -259,14 +259,11 @@ impl Layout {
         !self.insts[i].block.is_none()
     }
 
-    /// Reserves room for `n` instructions and `b` blocks (avoids regrowth while parsing).
+    /// Makes room for instruction ids below `insts` and block ids below `blocks` (avoids
+    /// regrowth while parsing or adding many instructions); placed entities are untouched.
     pub fn reserve(&mut self, insts: usize, blocks: usize) {
-        if insts > 0 {
-            self.insts[Inst::new(insts - 1)] = InstNode::default();
-        }
-        if blocks > 0 {
-            self.blocks[Block::new(blocks - 1)] = BlockNode::default();
-        }
+        self.insts.materialize(insts);
+        self.blocks.materialize(blocks);
     }
 }
 

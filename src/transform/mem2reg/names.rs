@@ -19,7 +19,10 @@
 //! the removals cannot change that. The replay then takes
 //! them without entering them one by one into the table (a table of a million names is
 //! looked up at random, past the caches): it remembers, per slot name, how many versions it
-//! handed out, and every later lookup and removal consults that record too.
+//! handed out, and every later lookup and removal consults that record too. Whether any of
+//! them is in the table is answered per slot, not per name: the table also keeps, for every
+//! name of the form `<base>.<digits>` it has held, the least such version per base (a
+//! superset of what it holds, so a "maybe" only sends the replay down the general path).
 
 use crate::ir::{Function, Text};
 use crate::text::lexer::unescape;
@@ -39,13 +42,15 @@ pub struct NameTable {
     /// Names taken outside `set` (see the module docs): for each slot name `b` here with
     /// count `n`, the names `b.0` up to `b.(n-1)`, none of them in `set`.
     plain: FxHashMap<Vec<u8>, u32>,
+    /// For each base `b` (its hash) of a name `b.v` (`v` as `write_u32` writes it) ever
+    /// entered into `set`, the least such `v`. Removals leave it: it only ever says too much.
+    dotted: FxHashMap<u64, u32>,
 }
 
-/// A kept candidate phi in a replay: its number, slot (number and name) and version.
-struct Kept<'b> {
+/// A kept candidate phi in a replay: its number, slot and version.
+struct Kept {
     k: u32,
     slot: u32,
-    base: &'b [u8],
     v: u32,
 }
 
@@ -77,7 +82,15 @@ impl NameTable {
     /// The names of `func`'s values and blocks.
     pub fn build(func: &Function) -> Self {
         let mut set: FxHashMap<u64, u32> = FxHashMap::default();
-        let mut add = |written: &[u8]| *set.entry(written_hash(written)).or_insert(0) += 1;
+        let mut dotted: FxHashMap<u64, u32> = FxHashMap::default();
+        let mut add = |written: &[u8]| {
+            *set.entry(written_hash(written)).or_insert(0) += 1;
+            if written.first() == Some(&b'"') {
+                note_dotted(&mut dotted, &plain(written));
+            } else {
+                note_dotted(&mut dotted, written);
+            }
+        };
         for &p in &func.params {
             if let Some(n) = func.value_name(p) {
                 add(n);
@@ -102,6 +115,7 @@ impl NameTable {
             last_unique: 0,
             journal: None,
             plain: FxHashMap::default(),
+            dotted,
         }
     }
 
@@ -152,6 +166,9 @@ impl NameTable {
 
     /// Enters `base.0` up to `base.(n-1)` into the table.
     fn enter_versions(&mut self, base: &[u8], n: u32) {
+        if n > 0 {
+            self.dotted.insert(hash(base), 0);
+        }
         let mut buf = Vec::new();
         for v in 0..n {
             buf.clear();
@@ -176,6 +193,7 @@ impl NameTable {
             return false;
         }
         self.set.insert(h, 1);
+        note_dotted(&mut self.dotted, name);
         true
     }
 
@@ -190,21 +208,21 @@ impl NameTable {
     /// asks `kept(k)` for the phi's slot (its number, below `slots`, and name) and version
     /// (`None`: the phi is not kept), makes `<slot name>.<version>` unique and hands it to
     /// `named(k, name)`.
-    pub fn replay<'b>(
+    pub fn replay(
         &mut self,
-        slots: usize,
-        mut kept: impl FnMut(u32) -> Option<(u32, &'b [u8], u32)>,
+        bases: &[&[u8]],
+        mut kept: impl FnMut(u32) -> Option<(u32, u32)>,
         mut named: impl FnMut(u32, &[u8]),
     ) {
         let journal = self.journal.take().unwrap_or_default();
-        let mut phis: Vec<Kept<'b>> = Vec::with_capacity(journal.len());
+        let mut phis: Vec<Kept> = Vec::with_capacity(journal.len());
         phis.extend(journal.iter().filter_map(|e| match *e {
-            Deferred::Phi(k) => kept(k).map(|(slot, base, v)| Kept { k, slot, base, v }),
+            Deferred::Phi(k) => kept(k).map(|(slot, v)| Kept { k, slot, v }),
             Deferred::Free(_) => None,
         }));
         let mut buf = Vec::new();
         let plain = match self.frees_present(&journal) {
-            true => self.all_plain(slots, &phis, &mut buf),
+            true => self.all_plain(bases, &phis),
             false => None,
         };
         if let Some(counts) = plain {
@@ -215,7 +233,7 @@ impl NameTable {
             }
             for p in &phis {
                 buf.clear();
-                write_versioned(&mut buf, p.base, p.v);
+                write_versioned(&mut buf, bases[p.slot as usize], p.v);
                 named(p.k, &buf);
             }
             self.plain.extend(counts);
@@ -234,7 +252,7 @@ impl NameTable {
                     };
                     next.next();
                     buf.clear();
-                    write_versioned(&mut buf, p.base, p.v);
+                    write_versioned(&mut buf, bases[p.slot as usize], p.v);
                     self.make_unique(&mut buf);
                     named(k, &buf);
                 }
@@ -256,40 +274,33 @@ impl NameTable {
         })
     }
 
-    /// Whether replaying `phis` (of slots numbered below `slots`) would take every name as it
+    /// Whether replaying `phis` (of the slots named in `bases`) would take every name as it
     /// is (see the module docs): no plain names yet, slot names distinct and not empty, each
     /// slot's versions counting up from 0, and none of the names in the table. If so, the
     /// count of versions per slot name.
-    fn all_plain(
-        &self,
-        slots: usize,
-        phis: &[Kept<'_>],
-        buf: &mut Vec<u8>,
-    ) -> Option<Vec<(Vec<u8>, u32)>> {
+    fn all_plain(&self, bases: &[&[u8]], phis: &[Kept]) -> Option<Vec<(Vec<u8>, u32)>> {
         if !self.plain.is_empty() || phis.is_empty() {
             return None;
         }
-        let mut next = vec![0u32; slots];
+        let mut next = vec![0u32; bases.len()];
         for p in phis {
             let n = next.get_mut(p.slot as usize)?;
-            if p.base.is_empty() || *n != p.v {
+            if *n != p.v {
                 return None;
             }
             *n += 1;
-            buf.clear();
-            write_versioned(buf, p.base, p.v);
-            if self.set.contains_key(&hash(buf)) {
+        }
+        // Per slot: its name not empty, and none of its versions (below its count) possibly
+        // in the table.
+        let mut counts: Vec<(Vec<u8>, u32)> = Vec::new();
+        for (&base, &n) in bases.iter().zip(&next).filter(|(_, &n)| n != 0) {
+            let taken = self.dotted.get(&hash(base)).is_some_and(|&least| least < n);
+            if base.is_empty() || taken {
                 return None;
             }
+            counts.push((base.to_vec(), n));
         }
-        // The slots' names, once each: distinct?
-        let mut counts: Vec<(Vec<u8>, u32)> = Vec::new();
-        for p in phis {
-            let n = &mut next[p.slot as usize];
-            if *n != 0 {
-                counts.push((p.base.to_vec(), std::mem::take(n)));
-            }
-        }
+        // The slots' names: distinct?
         let mut names: Vec<&[u8]> = counts.iter().map(|c| &c.0[..]).collect();
         names.sort_unstable();
         names.windows(2).all(|w| w[0] != w[1]).then_some(counts)
@@ -317,6 +328,23 @@ impl NameTable {
             }
         }
     }
+}
+
+/// If `name` (unescaped) is `<base>.<v>` (`v` as `write_u32` writes it: no leading zero),
+/// lowers `dotted[hash(base)]` to `v`.
+fn note_dotted(dotted: &mut FxHashMap<u64, u32>, name: &[u8]) {
+    let Some(dot) = name.iter().rposition(|&c| c == b'.') else {
+        return;
+    };
+    let digits = &name[dot + 1..];
+    if digits.is_empty() || (digits[0] == b'0' && digits.len() > 1) {
+        return;
+    }
+    let Some(v) = crate::text::lexer::parse_u32(digits) else {
+        return;
+    };
+    let least = dotted.entry(hash(&name[..dot])).or_insert(v);
+    *least = (*least).min(v);
 }
 
 /// `<base>.<v>`.
@@ -367,6 +395,7 @@ mod tests {
             last_unique: 0,
             journal: None,
             plain: FxHashMap::default(),
+            dotted: FxHashMap::default(),
         };
         assert_eq!(t.create(b".0"), b".0");
         assert_eq!(t.create(b".0"), b".01");
@@ -383,6 +412,7 @@ mod tests {
             last_unique: 0,
             journal: None,
             plain: FxHashMap::default(),
+            dotted: [(hash(b"x"), 0)].into_iter().collect(),
         };
         t.defer_phi(0);
         t.remove(b"x.0");
@@ -391,8 +421,8 @@ mod tests {
         // Phi 0 was placed while `x.0` still existed; phi 1 is dropped, so phi 2 is next.
         let mut got = Vec::new();
         t.replay(
-            1,
-            |k| (k != 1).then_some((0, &b"x"[..], 0)),
+            &[b"x"],
+            |k| (k != 1).then_some((0, 0)),
             |k, name| got.push((k, name.to_vec())),
         );
         assert_eq!(got, vec![(0, b"x.01".to_vec()), (2, b"x.0".to_vec())]);
@@ -443,9 +473,11 @@ mod tests {
                 last_unique: 0,
                 journal: None,
                 plain: FxHashMap::default(),
+                dotted: FxHashMap::default(),
             };
             for n in &initial {
                 *t.set.entry(hash(n)).or_insert(0) += 1;
+                note_dotted(&mut t.dotted, n);
             }
             // A round: removals of initial names among candidate phis of some slots.
             let nslots = 1 + rng.below(if seed % 2 == 0 { 2 } else { 4 }) as usize;
@@ -481,12 +513,12 @@ mod tests {
                 .map(|(_, s, l)| (s, l))
                 .collect();
             t.replay(
-                4,
+                &slots,
                 |k| {
                     let (s, l) = live[k as usize];
                     l.then(|| {
                         version[s as usize] += 1;
-                        (s, slots[s as usize], version[s as usize] - 1)
+                        (s, version[s as usize] - 1)
                     })
                 },
                 |k, name| got.push((k, name.to_vec())),

@@ -287,10 +287,19 @@ pub(crate) fn run(
             st.phi_of.set(ph.value, k as u32);
         }
     }
-    // Values (and locations) at the end of each predecessor of a phi block.
+    // Values (and locations) at the end of each predecessor of a phi block: room for one row
+    // per predecessor of each (regrowing these, on a large function, copies tens of MB).
     b.ends.clear();
     b.end_vals.clear();
     b.end_phis.clear();
+    let rows: usize = (0..by_block.num_blocks())
+        .map(|x| {
+            let x = Block::new(x);
+            by_block.of(x).len() * p.cfg().distinct_preds(x).len()
+        })
+        .sum();
+    b.end_vals.reserve(rows);
+    b.end_phis.reserve(rows);
     b.anc.clear();
     for &(bb, parent) in &b.trav.preorder {
         while let Some(&(top, mark)) = b.anc.last() {
@@ -451,6 +460,12 @@ fn apply_events(
     b: &mut RenameBuffers,
 ) {
     b.converted.clear();
+    // Room for every live phi's incoming list (its block's predecessor count).
+    let room: usize = (phis.iter().zip(live))
+        .filter(|&(_, &l)| l)
+        .map(|(ph, _)| p.cfg().preds(ph.block).len())
+        .sum();
+    incoming.reserve(room);
     for &(pred, succ, n) in &b.trav.events {
         let Some(&off) = b.ends.get(&(succ, pred)) else {
             continue;

@@ -621,6 +621,9 @@ fn make_phis(
         rank[*e as usize] = r as u32;
     }
     let mut phis = Vec::with_capacity(cands.len());
+    p.f.dfg.reserve_more(cands.len());
+    let insts = p.f.dfg.insts.len() + cands.len();
+    p.f.layout.reserve(insts, 0);
     let mut above = Inst::NONE;
     for (k, &r) in rank.iter().enumerate() {
         let c = cands[r as usize];
@@ -681,13 +684,14 @@ fn keep_live_phis(
         .map(|(ph, _)| slots[ph.slot as usize].name.len() + 8)
         .sum();
     f.dfg.strings.reserve(room);
+    let bases: Vec<&[u8]> = slots.iter().map(|s| &s.name[..]).collect();
     table.replay(
-        slots.len(),
+        &bases,
         |r| {
             live[at[r as usize] as usize].then(|| {
                 let sl = cands[r as usize].slot;
                 version[sl as usize] += 1;
-                (sl, &slots[sl as usize].name[..], version[sl as usize] - 1)
+                (sl, version[sl as usize] - 1)
             })
         },
         |r, name| named_as[r as usize] = super::names::name_text(f, name),
@@ -777,6 +781,11 @@ pub struct PhisByBlock {
 }
 
 impl PhisByBlock {
+    /// The number of block ids covered (blocks from this id on have no new phis).
+    pub fn num_blocks(&self) -> usize {
+        self.off.len().saturating_sub(1)
+    }
+
     /// Block `b`'s phis (indices into the round's phi list).
     pub fn of(&self, b: Block) -> std::ops::Range<usize> {
         match self.off.get(b.index() + 1) {
