@@ -125,8 +125,11 @@ pub struct RenameBuffers {
     undo: Vec<(u32, Cur)>,
     used: Vec<bool>,
     ends: FxHashMap<(Block, Block), usize>,
-    /// Each slot's value and location at the end of a predecessor of a phi block.
-    end_vals: Vec<(Value, Loc)>,
+    /// Each slot's value at the end of a predecessor of a phi block.
+    end_vals: Vec<Value>,
+    /// Their locations, beside `end_vals`, when some store of the round has one (else every
+    /// location is `None`, and this stays empty).
+    end_locs: Vec<Loc>,
     /// The new phi each end value is the result of (`NO_PHI` otherwise), beside `end_vals`:
     /// the pruning worklist reads only these, in no useful order (along chains of phis of one
     /// slot, a block apart), so a dense array of them, carrying the phis' blocks, misses the
@@ -291,6 +294,10 @@ pub(crate) fn run(
     // per predecessor of each (regrowing these, on a large function, copies tens of MB).
     b.ends.clear();
     b.end_vals.clear();
+    b.end_locs.clear();
+    let locs = slots
+        .iter()
+        .any(|s| s.stores.iter().any(|&i| store_loc(p, i).is_some()));
     b.end_phis.clear();
     let rows: usize = (0..by_block.num_blocks())
         .map(|x| {
@@ -299,6 +306,9 @@ pub(crate) fn run(
         })
         .sum();
     b.end_vals.reserve(rows);
+    if locs {
+        b.end_locs.reserve(rows);
+    }
     b.end_phis.reserve(rows);
     b.anc.clear();
     for &(bb, parent) in &b.trav.preorder {
@@ -329,7 +339,10 @@ pub(crate) fn run(
             for k in by_block.of(s) {
                 let slot = phis[k].slot as usize;
                 let c = st.cur[slot];
-                b.end_vals.push((c.v, c.loc));
+                b.end_vals.push(c.v);
+                if locs {
+                    b.end_locs.push(c.loc);
+                }
                 b.end_phis.push(c.phi);
             }
         }
@@ -474,7 +487,8 @@ fn apply_events(
             if !live[k] {
                 continue;
             }
-            let (v, loc) = b.end_vals[off + j];
+            let v = b.end_vals[off + j];
+            let loc = b.end_locs.get(off + j).copied().flatten();
             let ph = &phis[k];
             let first = ph.incoming.is_empty();
             let merged = if first {

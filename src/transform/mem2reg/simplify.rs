@@ -17,6 +17,7 @@ use super::Promoter;
 use crate::ir::builder::{CallPart, PhiWriter};
 use crate::ir::dfg::ValueDef;
 use crate::ir::{flags, param_flags, Block, FuncBuilder, Inst, Opcode, Text, TypeData, Value};
+use crate::util::fxhash::FxHashMap;
 
 /// Whether `v` is `undef` (not poison).
 fn is_undef(p: &Promoter<'_, '_>, v: Value) -> bool {
@@ -205,8 +206,9 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Bl
     let users = PhiUsers::compute(p, &phis, all);
     let mut work: Vec<u32> = (0..n as u32).rev().collect();
     let mut queued = vec![true; n];
-    // Phis that took over a use of phi k's result from a phi that folded into k.
-    let mut inherited: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Phis that took over a use of phi k's result from a phi that folded into k (few phis
+    // fold: a map, not a list per phi).
+    let mut inherited: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     while let Some(k) = work.pop() {
         queued[k as usize] = false;
         if !alive[k as usize] {
@@ -223,7 +225,7 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Bl
             }
             // r's users now use v: when v (a new phi) folds later, they must be looked at
             // again too.
-            let moved = std::mem::take(&mut inherited[k as usize]);
+            let moved = inherited.remove(&k).unwrap_or_default();
             let requeue = users.of(r).iter().chain(&moved).copied();
             let mut to_v = Vec::new();
             for j in requeue {
@@ -234,7 +236,7 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Bl
                 to_v.push(j);
             }
             if let Some(q) = users.phi_index(v) {
-                inherited[q as usize].extend(to_v);
+                inherited.entry(q).or_default().extend(to_v);
             }
         }
     }
