@@ -257,6 +257,9 @@ pub fn read_function(
     r.f.dfg.reserve(insts, pieces);
     r.f.layout.reserve(insts, insts / 8 + 1);
     r.ids.reserve(insts + insts / 2);
+    // Room for about one name per two instructions (clang names most non-load values and
+    // every block): growing a large map by rehashing would walk all of it again each time.
+    r.names.reserve(insts / 2);
     let res = r.read_define();
     if res.is_ok() && ctx.has_blockaddress {
         r.facts.locals = r.locals();

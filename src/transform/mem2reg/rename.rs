@@ -127,8 +127,8 @@ pub struct RenameBuffers {
     ends: FxHashMap<(Block, Block), usize>,
     /// Each slot's value at the end of a predecessor of a phi block.
     end_vals: Vec<Value>,
-    /// Their locations, beside `end_vals`, when some store of the round has one (else every
-    /// location is `None`, and this stays empty).
+    /// Their locations, beside `end_vals`, up to the last that is not `None` (entries past
+    /// its end are `None`: without debug locations this stays empty).
     end_locs: Vec<Loc>,
     /// The new phi each end value is the result of (`NO_PHI` otherwise), beside `end_vals`:
     /// the pruning worklist reads only these, in no useful order (along chains of phis of one
@@ -295,9 +295,6 @@ pub(crate) fn run(
     b.ends.clear();
     b.end_vals.clear();
     b.end_locs.clear();
-    let locs = slots
-        .iter()
-        .any(|s| s.stores.iter().any(|&i| store_loc(p, i).is_some()));
     b.end_phis.clear();
     let rows: usize = (0..by_block.num_blocks())
         .map(|x| {
@@ -306,9 +303,6 @@ pub(crate) fn run(
         })
         .sum();
     b.end_vals.reserve(rows);
-    if locs {
-        b.end_locs.reserve(rows);
-    }
     b.end_phis.reserve(rows);
     b.anc.clear();
     for &(bb, parent) in &b.trav.preorder {
@@ -340,7 +334,8 @@ pub(crate) fn run(
                 let slot = phis[k].slot as usize;
                 let c = st.cur[slot];
                 b.end_vals.push(c.v);
-                if locs {
+                if c.loc.is_some() {
+                    b.end_locs.resize(b.end_vals.len() - 1, None);
                     b.end_locs.push(c.loc);
                 }
                 b.end_phis.push(c.phi);

@@ -666,6 +666,11 @@ fn keep_live_phis(
     rank: &[u32],
     live: &[bool],
 ) {
+    if phis.is_empty() {
+        // Nothing was placed, so nothing was deferred: no names to give (and no table to
+        // build for them).
+        return;
+    }
     let mut version = vec![0u32; slots.len()];
     // Each rank's phi, and the name given to it.
     let mut at = vec![0u32; phis.len()];
