@@ -297,6 +297,10 @@ struct Scratch {
     dbg_memo: debug_info::DbgMemo,
 }
 
+/// Functions of more instructions than this have their slots checked by one walk over the
+/// function (about as many bytes of instructions as a core's L2 cache holds).
+const CHECK_BY_WALK_FROM_INSTS: usize = 1 << 16;
+
 /// A thread keeps its buffers after a function of at most this many instructions.
 const KEEP_SCRATCH_UP_TO_INSTS: usize = 1 << 17;
 
@@ -383,12 +387,20 @@ pub(crate) fn promote_keeping_aliases(
             break;
         }
         let uses = &scratch.uses;
+        // Small functions: slot by slot (their uses are in cache); large ones: one walk
+        // over the function (the same verdicts; see `check_all`).
+        let verdicts = if p.f.dfg.insts.len() > CHECK_BY_WALK_FROM_INSTS {
+            promotable::check_all(p.f, uses, &candidates, &mut p.phi_of)
+        } else {
+            let f = &*p.f;
+            candidates
+                .iter()
+                .map(|&a| promotable::check(f, uses, a))
+                .collect()
+        };
         let mut chosen = Vec::new();
-        for a in candidates {
-            if promotable::check(p.f, uses, a).is_ok()
-                && within_size(&p, a)
-                && !p.over_budget.contains(&a)
-            {
+        for (a, v) in candidates.into_iter().zip(verdicts) {
+            if v.is_ok() && within_size(&p, a) && !p.over_budget.contains(&a) {
                 chosen.push(a);
             }
         }

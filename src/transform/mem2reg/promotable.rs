@@ -7,8 +7,9 @@
 //! block; a `bitcast` or all-zero `getelementptr` used only by lifetime markers or droppable
 //! uses is fine, an `addrspacecast` only by lifetime markers.
 
+use super::tags::ValueTags;
 use super::uses::UseIndex;
-use crate::ir::{flags, Function, Inst, Opcode, Value, ValueDef};
+use crate::ir::{flags, Function, Inst, Opcode, Type, Value, ValueDef};
 
 /// Why a slot stays in memory.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -111,48 +112,95 @@ pub fn check(func: &Function, uses: &UseIndex, alloca: Inst) -> Result<(), (Bloc
     let ptr = dfg.insts[alloca].result;
     let ty = dfg.insts[alloca].aux_ty;
     for &(u, k) in uses.users(ptr) {
-        if is_debug(func, u) {
-            continue;
+        check_use(func, uses, ty, u, k)?;
+    }
+    Ok(())
+}
+
+/// [`check`] for each of `allocas`, from one walk over the function in layout order rather
+/// than one walk over each slot's users: those are spread over the whole function, so on a
+/// large one visiting them slot by slot misses the caches at every use. The walk meets each
+/// slot's users in use-list order (the index lists them in layout order), so the first
+/// blocking use it finds is the one `check` names. `tags` must be clear; it is left clear.
+pub fn check_all(
+    func: &Function,
+    uses: &UseIndex,
+    allocas: &[Inst],
+    tags: &mut ValueTags,
+) -> Vec<Result<(), (Blocker, Inst)>> {
+    let dfg = &func.dfg;
+    let mut out = vec![Ok(()); allocas.len()];
+    let tys: Vec<Type> = allocas.iter().map(|&a| dfg.insts[a].aux_ty).collect();
+    for (j, &a) in allocas.iter().enumerate() {
+        tags.set(dfg.insts[a].result, j as u32);
+    }
+    for b in func.layout.blocks() {
+        for u in func.layout.block_insts(b) {
+            for (k, &v) in dfg.inst_values(u).iter().enumerate() {
+                let Some(j) = tags.get(dfg.resolve(v)) else {
+                    continue;
+                };
+                let r = &mut out[j as usize];
+                if r.is_ok() {
+                    *r = check_use(func, uses, tys[j as usize], u, k as u32);
+                }
+            }
         }
-        let d = &dfg.insts[u];
-        match d.opcode {
-            Opcode::Load => {
-                if d.flags & flags::VOLATILE != 0 {
-                    return Err((Blocker::VolatileLoad, u));
-                }
-                if dfg.value_type(d.result) != ty {
-                    return Err((Blocker::TypeMismatch, u));
-                }
+    }
+    for &a in allocas {
+        tags.unset(dfg.insts[a].result);
+    }
+    out
+}
+
+/// Whether use `k` of a slot's address (of allocated type `ty`) by `u` lets it be promoted.
+fn check_use(
+    func: &Function,
+    uses: &UseIndex,
+    ty: Type,
+    u: Inst,
+    k: u32,
+) -> Result<(), (Blocker, Inst)> {
+    let dfg = &func.dfg;
+    if is_debug(func, u) {
+        return Ok(());
+    }
+    let d = &dfg.insts[u];
+    match d.opcode {
+        Opcode::Load => {
+            if d.flags & flags::VOLATILE != 0 {
+                return Err((Blocker::VolatileLoad, u));
             }
-            Opcode::Store => {
-                if k == 0 {
-                    return Err((Blocker::AddressStored, u));
-                }
-                let v = dfg.resolve(dfg.inst_values(u)[0]);
-                if dfg.value_type(v) != ty {
-                    return Err((Blocker::TypeMismatch, u));
-                }
-                if d.flags & flags::VOLATILE != 0 {
-                    return Err((Blocker::VolatileStore, u));
-                }
+            if dfg.value_type(d.result) != ty {
+                return Err((Blocker::TypeMismatch, u));
             }
-            Opcode::Call | Opcode::Invoke | Opcode::CallBr => {
-                let intrinsic_ok = d.opcode == Opcode::Call
-                    && (is_lifetime_marker(func, u)
-                        || is_droppable(func, u)
-                        || is_ignorable_intrinsic(func, u));
-                if !intrinsic_ok {
-                    return Err((Blocker::PassedToCall, u));
-                }
-            }
-            Opcode::BitCast if only_markers(func, uses, d.result, true) => {}
-            Opcode::GetElementPtr
-                if k == 0
-                    && all_zero_indices(func, u)
-                    && only_markers(func, uses, d.result, true) => {}
-            Opcode::AddrSpaceCast if only_markers(func, uses, d.result, false) => {}
-            _ => return Err((Blocker::OtherUse, u)),
         }
+        Opcode::Store => {
+            if k == 0 {
+                return Err((Blocker::AddressStored, u));
+            }
+            let v = dfg.resolve(dfg.inst_values(u)[0]);
+            if dfg.value_type(v) != ty {
+                return Err((Blocker::TypeMismatch, u));
+            }
+            if d.flags & flags::VOLATILE != 0 {
+                return Err((Blocker::VolatileStore, u));
+            }
+        }
+        Opcode::Call | Opcode::Invoke | Opcode::CallBr => {
+            let intrinsic_ok = d.opcode == Opcode::Call
+                && (is_lifetime_marker(func, u)
+                    || is_droppable(func, u)
+                    || is_ignorable_intrinsic(func, u));
+            if !intrinsic_ok {
+                return Err((Blocker::PassedToCall, u));
+            }
+        }
+        Opcode::BitCast if only_markers(func, uses, d.result, true) => {}
+        Opcode::GetElementPtr
+            if k == 0 && all_zero_indices(func, u) && only_markers(func, uses, d.result, true) => {}
+        Opcode::AddrSpaceCast if only_markers(func, uses, d.result, false) => {}
+        _ => return Err((Blocker::OtherUse, u)),
     }
     Ok(())
 }
@@ -166,4 +214,76 @@ pub fn is_aggregate_slot(func: &Function, alloca: Inst) -> bool {
         func.types.data(ty),
         TypeData::Struct { .. } | TypeData::Array { .. } | TypeData::Vector { .. }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::module::FuncId;
+
+    /// The walk over the function names the same blocking use as the walk over each slot's
+    /// users, including the first of several (in layout order, across blocks).
+    #[test]
+    fn check_all_agrees_with_check() {
+        let text = "declare void @g(ptr)
+declare void @llvm.lifetime.start.p0(i64, ptr)
+define void @f(i1 %c) {
+entry:
+  %ok = alloca i32, align 4
+  %vol = alloca i32, align 4
+  %esc = alloca ptr, align 8
+  %call = alloca i32, align 4
+  %two = alloca i32, align 4
+  %cast = alloca i32, align 4
+  %ty = alloca i32, align 4
+  %p = alloca ptr, align 8
+  store i32 1, ptr %ok, align 4
+  %b = bitcast ptr %cast to ptr
+  call void @llvm.lifetime.start.p0(i64 4, ptr %b)
+  br i1 %c, label %l, label %r
+l:
+  %v = load volatile i32, ptr %vol, align 4
+  store ptr %esc, ptr %p, align 8
+  store i32 2, ptr %two, align 4
+  %w = load i16, ptr %ty, align 2
+  br label %r
+r:
+  call void @g(ptr %call)
+  call void @g(ptr %two)
+  %x = load i32, ptr %ok, align 4
+  %y = load i32, ptr %two, align 4
+  %z = ptrtoint ptr %two to i64
+  ret void
+}
+";
+        let m = crate::text::parse(text.as_bytes().to_vec().into()).expect("parses");
+        let f = &m.functions[FuncId(0)];
+        let uses = UseIndex::compute(f);
+        let allocas: Vec<Inst> = f
+            .layout
+            .block_insts(f.layout.entry_block().expect("entry"))
+            .filter(|&i| f.dfg.opcode(i) == Opcode::Alloca)
+            .collect();
+        let mut tags = ValueTags::default();
+        let walked = check_all(f, &uses, &allocas, &mut tags);
+        let each: Vec<_> = allocas.iter().map(|&a| check(f, &uses, a)).collect();
+        assert_eq!(walked, each);
+        assert!(tags.is_clear());
+        let blockers: Vec<Option<Blocker>> =
+            walked.iter().map(|r| r.err().map(|(b, _)| b)).collect();
+        use Blocker::*;
+        assert_eq!(
+            blockers,
+            [
+                None,
+                Some(VolatileLoad),
+                Some(AddressStored),
+                Some(PassedToCall),
+                Some(PassedToCall),
+                None,
+                Some(TypeMismatch),
+                None
+            ]
+        );
+    }
 }
