@@ -154,12 +154,15 @@ struct Acting {
     list: Vec<(u32, Inst, u32)>,
     /// Each instruction's block and slot, in the order the slots list them (fill's scratch).
     blocks: Vec<(Block, Inst, u32)>,
+    /// Per slot, how many of its loads and stores are listed (placed).
+    placed: Vec<u32>,
 }
 
 impl Acting {
     fn fill(&mut self, p: &Promoter<'_, '_>, slots: &[Slot]) {
         let n = p.cfg().num_block_ids();
         crate::util::refill(&mut self.off, n + 2, 0);
+        crate::util::refill(&mut self.placed, slots.len(), 0);
         self.blocks.clear();
         for (k, s) in slots.iter().enumerate().filter(|(_, s)| !s.dropped) {
             for &i in std::iter::once(&s.alloca).chain(&s.loads).chain(&s.stores) {
@@ -170,6 +173,9 @@ impl Acting {
                 };
                 self.blocks.push((b, i, k as u32));
                 self.off[b.index() + 2] += 1;
+                if i != s.alloca {
+                    self.placed[k] += 1;
+                }
             }
         }
         // Counts at off[b + 2] become starts at off[b + 1]; filling moves them to off[b].
@@ -225,6 +231,8 @@ struct State {
     phi_of: ValueTags,
     /// Phis some load was replaced by.
     used: Vec<bool>,
+    /// Per slot, how many of its loads and stores the walk renamed.
+    renamed: Vec<u32>,
 }
 
 impl State {
@@ -257,7 +265,7 @@ pub(crate) fn run(
     by_block: &PhisByBlock,
     incoming: &mut Vec<(Value, Block)>,
     prune: bool,
-) -> Vec<bool> {
+) -> Renamed {
     let mut b = std::mem::take(&mut p.rename_buffers);
     b.acting.fill(p, slots);
     let entry = p.f.layout.entry_block().expect("non-empty function");
@@ -273,6 +281,7 @@ pub(crate) fn run(
         undo: std::mem::take(&mut b.undo),
         phi_of: std::mem::take(&mut p.phi_of),
         used: std::mem::take(&mut b.used),
+        renamed: vec![0; slots.len()],
     };
     st.cur.clear();
     st.cur.extend(slots.iter().map(|s| Cur {
@@ -354,8 +363,19 @@ pub(crate) fn run(
     p.phi_of = st.phi_of;
     (b.cur, b.undo, b.used) = (st.cur, st.undo, st.used);
     apply_events(p, slots, phis, incoming, &live, by_block, &mut b);
+    let left = (st.renamed.iter().zip(&b.acting.placed))
+        .map(|(r, n)| r < n)
+        .collect();
     p.rename_buffers = b;
-    live
+    Renamed { live, left }
+}
+
+/// What the walk did.
+pub(crate) struct Renamed {
+    /// Which phis are live (all without pruning).
+    pub live: Vec<bool>,
+    /// Per slot, whether some load or store was never reached (it is in unreachable code).
+    pub left: Vec<bool>,
 }
 
 /// The phis a load was replaced by, and, transitively, the phis kept phis take as operands.
@@ -422,6 +442,7 @@ fn rename_inst(
                 st.used[c.phi.k as usize] = true;
             }
             replace_load(p, i, c.v);
+            st.renamed[k as usize] += 1;
         }
         Opcode::Store => {
             let v = p.f.dfg.resolve(p.f.dfg.inst_values(i)[0]);
@@ -432,6 +453,7 @@ fn rename_inst(
             });
             st.set(k, v, phi, Some(loc));
             remove_store(p, &slots[k as usize], i);
+            st.renamed[k as usize] += 1;
         }
         Opcode::Alloca => {
             // A slot outside the entry block is undefined again each time its alloca runs.

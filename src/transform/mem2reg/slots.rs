@@ -157,11 +157,11 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     let bounded = placement(p) == Placement::Bounded;
     let mut incoming = std::mem::take(&mut p.phi_incoming);
     incoming.clear();
-    let live = super::rename::run(p, &slots, &mut phis, &by_block, &mut incoming, bounded);
+    let walked = super::rename::run(p, &slots, &mut phis, &by_block, &mut incoming, bounded);
     if bounded {
-        keep_live_phis(p, &slots, &cands, &mut phis, &rank, &live);
+        keep_live_phis(p, &slots, &cands, &mut phis, &rank, &walked.live);
     }
-    finish_slots(p, &slots);
+    finish_slots(p, &slots, &walked.left);
     super::simplify::run(p, phis, &incoming);
     p.phi_incoming = incoming;
     p.slot_pool.append(&mut slots);
@@ -753,16 +753,12 @@ fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], cands: &mut Ve
 }
 
 /// After renaming: remove the slots and their declares. Loads and stores left in
-/// unreachable code (never renamed) then use `poison` as their address, and so do debug uses;
-/// with no such leftovers, debug uses see `undef`, as when LLVM erases a value.
-fn finish_slots(p: &mut Promoter<'_, '_>, slots: &[Slot]) {
-    for s in slots.iter().filter(|s| !s.dropped) {
+/// unreachable code (never renamed: `left`, per slot, from the walk) then use `poison` as
+/// their address, and so do debug uses; with no such leftovers, debug uses see `undef`, as
+/// when LLVM erases a value.
+fn finish_slots(p: &mut Promoter<'_, '_>, slots: &[Slot], left: &[bool]) {
+    for (s, &left) in slots.iter().zip(left).filter(|(s, _)| !s.dropped) {
         p.stats.promoted += 1;
-        let left = s
-            .loads
-            .iter()
-            .chain(&s.stores)
-            .any(|&i| p.f.layout.is_inst_inserted(i));
         if left {
             let ty = p.f.dfg.value_type(s.ptr);
             let poison = edit::poison(p.f, ty);
