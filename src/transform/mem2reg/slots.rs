@@ -249,8 +249,12 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
     s.loads.clear();
     s.stores.clear();
     s.dbg.clear();
-    // (A recycled slot's lists keep their buffers: they rarely grow here.)
-    for &(u, k) in uses.users(s.ptr) {
+    // Room for every user in each list (a recycled slot's lists mostly have it already; a
+    // new one's would otherwise grow one doubling at a time).
+    let users = uses.users(s.ptr);
+    s.loads.reserve(users.len());
+    s.stores.reserve(users.len());
+    for &(u, k) in users {
         if !p.f.layout.is_inst_inserted(u) {
             continue;
         }

@@ -57,7 +57,11 @@ impl UseIndex {
         self.start.pop();
         self.end.clear();
         self.end.extend_from_slice(&self.start);
-        crate::util::refill(&mut self.users, total, (Inst(0), 0));
+        // Every entry read is written by `add` first (`users(v)` stops at `end[v]`), so what
+        // a reused buffer holds need not be cleared: only room is made.
+        if self.users.len() < total {
+            self.users.resize(total, (Inst(0), 0));
+        }
     }
 
     /// Records the operands of `i` (the next placed instruction in layout order).
