@@ -131,9 +131,9 @@ pub struct RenameBuffers {
     /// its end are `None`: without debug locations this stays empty).
     end_locs: Vec<Loc>,
     /// The new phi each end value is the result of (`NO_PHI` otherwise), beside `end_vals`:
-    /// the pruning worklist reads only these, in no useful order (along chains of phis of one
-    /// slot, a block apart), so a dense array of them, carrying the phis' blocks, misses the
-    /// cache less.
+    /// pruning (`live_phis`) reads only these, partly out of order (its stack follows chains
+    /// of one slot's phis, a block apart), so a dense array of them, carrying the phis'
+    /// blocks, misses the cache less.
     end_phis: Vec<PhiAt>,
     anc: Vec<(Block, usize)>,
     acting: Acting,
