@@ -19,7 +19,7 @@ use crate::analysis::liveness::LiveInCalculator;
 use crate::analysis::marks::BlockMarks;
 use crate::analysis::placement::PrunedPlacer;
 use crate::entity::EntityRef;
-use crate::ir::{flags, Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
+use crate::ir::{Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
 
 /// A slot being promoted.
 pub struct Slot {
@@ -798,10 +798,4 @@ impl PhisByBlock {
             None => 0..0,
         }
     }
-}
-
-/// Whether `i` is a store of a value into a slot (for readers of `flags`).
-#[allow(dead_code)]
-fn is_volatile(p: &Promoter<'_, '_>, i: Inst) -> bool {
-    p.f.dfg.insts[i].flags & flags::VOLATILE != 0
 }
