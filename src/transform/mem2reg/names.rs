@@ -84,12 +84,9 @@ impl NameTable {
         let mut set: FxHashMap<u64, u32> = FxHashMap::default();
         let mut dotted: FxHashMap<u64, u32> = FxHashMap::default();
         let mut add = |written: &[u8]| {
-            *set.entry(written_hash(written)).or_insert(0) += 1;
-            if written.first() == Some(&b'"') {
-                note_dotted(&mut dotted, &plain(written));
-            } else {
-                note_dotted(&mut dotted, written);
-            }
+            let name = unquoted(written);
+            *set.entry(hash(&name)).or_insert(0) += 1;
+            note_dotted(&mut dotted, &name);
         };
         for &p in &func.params {
             if let Some(n) = func.value_name(p) {
@@ -142,12 +139,8 @@ impl NameTable {
         if self.plain.is_empty() {
             return None;
         }
-        let dot = name.iter().rposition(|&c| c == b'.')?;
-        let (base, digits) = (&name[..dot], &name[dot + 1..]);
-        let v = crate::text::lexer::parse_u32(digits)?;
-        // (As `write_u32` writes it: no leading zero.)
-        let canonical = digits[0] != b'0' || digits.len() == 1;
-        (canonical && v < *self.plain.get(base)?).then_some((base, v))
+        let (base, v) = split_versioned(name)?;
+        (v < *self.plain.get(base)?).then_some((base, v))
     }
 
     /// Enters slot name `base`'s plain names into the table.
@@ -333,18 +326,19 @@ impl NameTable {
 /// If `name` (unescaped) is `<base>.<v>` (`v` as `write_u32` writes it: no leading zero),
 /// lowers `dotted[hash(base)]` to `v`.
 fn note_dotted(dotted: &mut FxHashMap<u64, u32>, name: &[u8]) {
-    let Some(dot) = name.iter().rposition(|&c| c == b'.') else {
-        return;
-    };
-    let digits = &name[dot + 1..];
-    if digits.is_empty() || (digits[0] == b'0' && digits.len() > 1) {
-        return;
+    if let Some((base, v)) = split_versioned(name) {
+        let least = dotted.entry(hash(base)).or_insert(v);
+        *least = (*least).min(v);
     }
-    let Some(v) = crate::text::lexer::parse_u32(digits) else {
-        return;
-    };
-    let least = dotted.entry(hash(&name[..dot])).or_insert(v);
-    *least = (*least).min(v);
+}
+
+/// `name` as `<base>.<v>`, if it is one with `v` written as `write_u32` writes it (no
+/// leading zero).
+fn split_versioned(name: &[u8]) -> Option<(&[u8], u32)> {
+    let dot = name.iter().rposition(|&c| c == b'.')?;
+    let (base, digits) = (&name[..dot], &name[dot + 1..]);
+    let v = crate::text::lexer::parse_u32(digits)?;
+    (digits[0] != b'0' || digits.len() == 1).then_some((base, v))
 }
 
 /// `<base>.<v>`.
@@ -370,10 +364,15 @@ fn hash(name: &[u8]) -> u64 {
 
 /// [`hash`] of a name as written (quoted names are unescaped first).
 fn written_hash(written: &[u8]) -> u64 {
+    hash(&unquoted(written))
+}
+
+/// A name as written, unescaped if it is quoted (borrowed otherwise).
+fn unquoted(written: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if written.first() == Some(&b'"') {
-        hash(&plain(written))
+        std::borrow::Cow::Owned(plain(written))
     } else {
-        hash(written)
+        std::borrow::Cow::Borrowed(written)
     }
 }
 

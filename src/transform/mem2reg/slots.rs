@@ -608,7 +608,8 @@ fn make_phis(
     slots: &[Slot],
     cands: &[Candidate],
 ) -> (Vec<NewPhi>, PhisByBlock, Vec<u32>) {
-    let n = cands.iter().map(|c| c.block.index() + 1).max().unwrap_or(0);
+    // (Every slot left in the round was placed, so the CFG exists.)
+    let n = p.cfg().num_block_ids();
     let mut off = vec![0u32; n + 1];
     for c in cands {
         off[c.block.index() + 1] += 1;
