@@ -50,7 +50,7 @@ pub(super) struct FuncReader<'a, 'm> {
     pub c: Cursor<'a>,
     pub m: &'m ModuleCtx,
     pub f: Function,
-    names: FxHashMap<Cow<'a, [u8]>, Local>,
+    names: super::name_map::NameMap<'a, Local>,
     ids: Vec<Option<Local>>,
     big_ids: FxHashMap<u32, Local>,
     next_id: u32,
@@ -227,7 +227,7 @@ pub fn read_function(
         c: Cursor::new(&src[..span.end as usize], span.start as usize),
         m: ctx,
         f: Function::new(source.clone(), &ctx.types, ctx.types.common().void),
-        names: FxHashMap::default(),
+        names: Default::default(),
         ids: Vec::new(),
         big_ids: FxHashMap::default(),
         next_id: 0,
@@ -257,9 +257,9 @@ pub fn read_function(
     r.f.dfg.reserve(insts, pieces);
     r.f.layout.reserve(insts, insts / 8 + 1);
     r.ids.reserve(insts + insts / 2);
-    // Room for about one name per two instructions (clang names most non-load values and
-    // every block): growing a large map by rehashing would walk all of it again each time.
-    r.names.reserve(insts / 2);
+    // Room for about one name per instruction (clang names most values and every block;
+    // generated code may name all): growing a large map re-files every name at random.
+    r.names.reserve(insts);
     let res = r.read_define();
     if res.is_ok() && ctx.has_blockaddress {
         r.facts.locals = r.locals();
@@ -735,6 +735,9 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     "expected '=' after instruction id"
                 };
                 self.c.expect(Tok::Equal, msg)?;
+                if t.kind == Tok::LocalVar {
+                    self.names.prefetch(&name_key(self.c.tok_text(t)));
+                }
                 Some(t)
             }
             _ => None,
@@ -1183,7 +1186,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             Local::Blk { at, .. } => (at, true),
         };
         let mut out: Vec<(Box<[u8]>, u32, bool)> = Vec::new();
-        for (k, l) in &self.names {
+        for (k, l) in self.names.iter() {
             let (at, blk) = one(l);
             out.push((k.to_vec().into_boxed_slice(), at, blk));
         }

@@ -31,6 +31,7 @@ pub mod intrinsics;
 pub mod metadata;
 pub mod module;
 pub mod module_end;
+mod name_map;
 pub mod sema;
 mod templates;
 pub mod types;

@@ -175,6 +175,10 @@ pub(crate) struct Promoter<'f, 'm> {
     pub names: Option<names::NameTable>,
     /// Position of each placed instruction within its block (this round).
     pub pos: Vec<u32>,
+    /// Whether some store of the function (at this round's start) stores an address: the
+    /// result of an alloca, cast or GEP ([`stores_address`]). Without one, promotion cannot
+    /// make another slot promotable ([`may_unblock`]).
+    stores_an_address: bool,
     pub explain: String,
     /// The input's numbering of values and blocks (with [`Options::explain`]).
     pub input_names: Option<crate::text::printer::Numbering>,
@@ -235,11 +239,16 @@ impl<'m> Promoter<'_, 'm> {
         crate::util::refill(&mut self.pos, self.f.dfg.insts.len(), 0);
         allocas.clear();
         uses.begin(self.f);
+        self.stores_an_address = false;
         for b in self.f.layout.blocks() {
             for (k, i) in self.f.layout.block_insts(b).enumerate() {
                 self.pos[i.index()] = k as u32;
-                if self.f.dfg.insts[i].opcode == Opcode::Alloca {
-                    allocas.push(i);
+                match self.f.dfg.insts[i].opcode {
+                    Opcode::Alloca => allocas.push(i),
+                    Opcode::Store if !self.stores_an_address => {
+                        self.stores_an_address = stores_address(&self.f.dfg, i);
+                    }
+                    _ => {}
                 }
                 uses.add(self.f, i);
             }
@@ -370,6 +379,7 @@ pub(crate) fn promote_keeping_aliases(
         stats: Stats::default(),
         names: None,
         pos: std::mem::take(&mut scratch.pos),
+        stores_an_address: false,
         explain: String::new(),
         input_names,
         over_budget: Vec::new(),
@@ -407,7 +417,7 @@ pub(crate) fn promote_keeping_aliases(
         if chosen.is_empty() {
             break;
         }
-        let again = may_unblock(p.f, uses, &chosen);
+        let again = p.stores_an_address && may_unblock(p.f, uses, &chosen);
         slots::promote(&mut p, uses, chosen);
         rounds += 1;
         if !again || rounds > 1_000_000 {
@@ -446,24 +456,29 @@ pub(crate) fn promote_keeping_aliases(
 /// stored value: the users of any other address change only if such an address (an alloca,
 /// or a cast or GEP of one: any cast or GEP counts, to stay on the safe side) is stored into
 /// a promoted slot. Without such a store the next round would find nothing, and its use
-/// index would cost as much as this one's.
+/// index would cost as much as this one's. (A function with no store of an address at all
+/// skips this scan, which reads every user of every chosen slot: see
+/// [`Promoter::stores_an_address`].)
 fn may_unblock(f: &Function, uses: &uses::UseIndex, chosen: &[Inst]) -> bool {
     let dfg = &f.dfg;
     chosen.iter().any(|&a| {
-        uses.users(dfg.insts[a].result).iter().any(|&(u, k)| {
-            if k != 1 || dfg.opcode(u) != Opcode::Store {
-                return false;
-            }
-            let stored = dfg.resolve(dfg.inst_values(u)[0]);
-            matches!(
-                dfg.values[stored].def,
-                crate::ir::ValueDef::Inst(d) if matches!(
-                    dfg.opcode(d),
-                    Opcode::Alloca | Opcode::BitCast | Opcode::GetElementPtr | Opcode::AddrSpaceCast
-                )
-            )
-        })
+        uses.users(dfg.insts[a].result)
+            .iter()
+            .any(|&(u, k)| k == 1 && dfg.opcode(u) == Opcode::Store && stores_address(dfg, u))
     })
+}
+
+/// Whether the store `store` stores an address: the result of an alloca, or of a cast or GEP
+/// (of anything: to stay on the safe side).
+fn stores_address(dfg: &crate::ir::DataFlowGraph, store: Inst) -> bool {
+    let stored = dfg.resolve(dfg.inst_values(store)[0]);
+    matches!(
+        dfg.values[stored].def,
+        crate::ir::ValueDef::Inst(d) if matches!(
+            dfg.opcode(d),
+            Opcode::Alloca | Opcode::BitCast | Opcode::GetElementPtr | Opcode::AddrSpaceCast
+        )
+    )
 }
 
 /// Allocas that may be promoted this round, from the function's `allocas` in layout order:
