@@ -23,6 +23,9 @@
 #   torture      scripts/torture.py: GCC's C torture tests (gcc.c-torture/execute, ~1,600
 #                programs from Debian's gcc-12-source) through the same differential test for
 #                mem2reg, LLVM 19 and 14, with and without -g
+#   apps         scripts/apps.py: SQLite, Lua and bzip2 (tests/apps, sources from crates.io
+#                crates) as whole programs through the same differential test for mem2reg and
+#                mem2reg+phi-elim, LLVM 19 and 14, with and without -g
 # Every stage runs even after an earlier one failed (except when deps or build fail); the exit
 # status is non-zero if any stage failed. The last line reads "stages: N passed, M failed".
 #
@@ -108,7 +111,7 @@ stage_note() {
     conformance) grep -E 'conformance:' "$log" | tail -n 1 ;;
     corpus) grep -E '^total ' "$log" | awk '{printf "%s modules, %s MB", $2, $3}' ;;
     roundtrip) tail -n 1 "$log" ;;
-    difftest|torture) tail -n 1 "$log" ;;
+    difftest|torture|apps) tail -n 1 "$log" ;;
     *) [ "$2" -eq 0 ] && echo ok || tail -n 1 "$log" ;;
   esac
 }
@@ -177,6 +180,12 @@ if [ "$BUILT" -eq 1 ]; then
   run_stage torture python3 scripts/torture.py --jobs "$JOBS" --tool "$TOOL"
 else
   skip_stage torture "the build failed"
+fi
+
+if [ "$BUILT" -eq 1 ]; then
+  run_stage apps python3 scripts/apps.py --jobs "$JOBS" --tool "$TOOL"
+else
+  skip_stage apps "the build failed"
 fi
 
 echo

@@ -63,6 +63,15 @@ impl Hasher for FxHasher {
     }
 }
 
+/// The Fx hash of a byte string: `write` then `finish` (no length prefix, unlike what
+/// `Hash for [u8]` feeds a hasher; `write` already tells lengths apart).
+#[inline]
+pub fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(bytes);
+    h.finish()
+}
+
 /// A `HashMap` using [`FxHasher`].
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 /// A `HashSet` using [`FxHasher`].
@@ -74,11 +83,7 @@ mod tests {
 
     #[test]
     fn distinguishes_lengths_and_contents() {
-        let h = |b: &[u8]| {
-            let mut s = FxHasher::default();
-            s.write(b);
-            s.finish()
-        };
+        let h = hash_bytes;
         assert_ne!(h(b"a"), h(b"a\0"));
         // Keys differing only in a word's last byte must differ in the low bits too.
         let low = |b: &[u8]| h(b) & 0xffff;

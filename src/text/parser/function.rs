@@ -726,6 +726,8 @@ impl<'a, 'm> FuncReader<'a, 'm> {
 
     /// `[%name =] instruction [, !kind !md]*`; returns it and whether it is a terminator.
     fn read_named_instruction(&mut self) -> PResult<(Inst, bool)> {
+        // A `%name`'s key and hash, computed once for the prefetch, the lookup and the binding.
+        let mut named = None;
         let name = match self.c.kind() {
             Tok::LocalVar | Tok::LocalVarId => {
                 let t = self.c.bump();
@@ -736,7 +738,10 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 };
                 self.c.expect(Tok::Equal, msg)?;
                 if t.kind == Tok::LocalVar {
-                    self.names.prefetch(&name_key(self.c.tok_text(t)));
+                    let key = name_key(self.c.tok_text(t));
+                    let h = super::name_map::hash(&key);
+                    self.names.prefetch(h);
+                    named = Some((key, h));
                 }
                 Some(t)
             }
@@ -756,7 +761,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 data.flags |= flags::MAY_POISON;
             }
         }
-        let inst = self.define_result(name, name_at, data, out.ty)?;
+        let inst = self.define_result(name, named, name_at, data, out.ty)?;
         if let Some(mut d) = out.dbg {
             if !d.record {
                 if let Some(&(_, node)) = self
@@ -923,6 +928,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
     fn define_result(
         &mut self,
         name: Option<Token>,
+        mut named: Option<(Cow<'a, [u8]>, u64)>,
         at: u32,
         data: InstData,
         ty: Option<Type>,
@@ -940,7 +946,10 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             }
         };
         let (existing, numbered) = match name {
-            Some(t) if t.kind == Tok::LocalVar => (self.lookup(t), None),
+            Some(t) if t.kind == Tok::LocalVar => {
+                let (key, h) = named.as_ref().expect("a %name's key");
+                (self.names.get_hashed(key, *h).copied(), None)
+            }
             Some(t) => {
                 let n = self.c.id_of(t);
                 let typed = !self.f.types.opaque_mode;
@@ -972,7 +981,10 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 };
                 match numbered {
                     Some(n) => self.bind_id(n, l),
-                    None => self.bind(name.expect("named"), l),
+                    None => {
+                        let (key, h) = named.take().expect("a %name's key");
+                        self.names.insert_hashed(key, h, l);
+                    }
                 }
                 i
             }
@@ -997,7 +1009,10 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 };
                 match numbered {
                     Some(n) => self.bind_id(n, l),
-                    None => self.bind(name.expect("named"), l),
+                    None => {
+                        let (key, h) = named.take().expect("a %name's key");
+                        self.names.insert_hashed(key, h, l);
+                    }
                 }
                 self.f.dfg.make_inst_with_result(data, v)
             }

@@ -19,9 +19,6 @@
 //! offsets are `u32`.
 
 use std::borrow::Cow;
-use std::hash::Hasher;
-
-use crate::util::fxhash::FxHasher;
 
 /// Names to values of type `V`; see the module documentation.
 pub(super) struct NameMap<'a, V> {
@@ -38,10 +35,10 @@ impl<V> Default for NameMap<'_, V> {
     }
 }
 
-fn hash(key: &[u8]) -> u64 {
-    let mut h = FxHasher::default();
-    h.write(key);
-    h.finish()
+/// The hash of a name, as the table uses it (a caller that looks up and then binds the same
+/// name computes it once: see [`NameMap::get_hashed`], [`NameMap::insert_hashed`]).
+pub(super) fn hash(key: &[u8]) -> u64 {
+    crate::util::fxhash::hash_bytes(key)
 }
 
 /// The slot word of entry number `entry`, whose key hashes to `h`.
@@ -61,24 +58,29 @@ impl<'a, V> NameMap<'a, V> {
 
     /// What `key` names.
     pub fn get(&self, key: &[u8]) -> Option<&V> {
+        self.get_hashed(key, hash(key))
+    }
+
+    /// What `key`, whose [`hash`] is `h`, names.
+    pub fn get_hashed(&self, key: &[u8], h: u64) -> Option<&V> {
         if self.slots.is_empty() {
             return None;
         }
-        let i = self.probe(key, hash(key)).ok()?;
+        let i = self.probe(key, h).ok()?;
         Some(&self.entries[i].1)
     }
 
-    /// Starts loading the slot where a probe for `key` begins, so that a lookup or binding
-    /// of `key` made a few hundred instructions later finds it in cache. A definition's name
-    /// is new, so its probe lands on a slot at random in a table that may be tens of
-    /// megabytes: the reader calls this when it meets `%name =` and binds the name after
-    /// reading the instruction, which hides the cache miss.
+    /// Starts loading the slot where a probe for the key of [`hash`] `h` begins, so that a
+    /// lookup or binding of that key made a few hundred instructions later finds it in cache.
+    /// A definition's name is new, so its probe lands on a slot at random in a table that may
+    /// be tens of megabytes: the reader calls this when it meets `%name =` and binds the name
+    /// after reading the instruction (with the same hash), which hides the cache miss.
     #[inline]
-    pub fn prefetch(&self, key: &[u8]) {
+    pub fn prefetch(&self, h: u64) {
         if self.slots.is_empty() {
             return;
         }
-        let slot = self.slots[hash(key) as usize & (self.slots.len() - 1)..].as_ptr();
+        let slot = self.slots[h as usize & (self.slots.len() - 1)..].as_ptr();
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `_mm_prefetch` only hints the cache: it reads nothing the program can
         // observe, writes nothing and never faults, whatever the address (this one is inside
@@ -97,6 +99,11 @@ impl<'a, V> NameMap<'a, V> {
     /// Binds `key` to `value`; returns what it named before.
     pub fn insert(&mut self, key: Cow<'a, [u8]>, value: V) -> Option<V> {
         let h = hash(&key);
+        self.insert_hashed(key, h, value)
+    }
+
+    /// Binds `key`, whose [`hash`] is `h`, to `value`; returns what it named before.
+    pub fn insert_hashed(&mut self, key: Cow<'a, [u8]>, h: u64, value: V) -> Option<V> {
         match self.find(&key, h) {
             Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),
             Err(slot) => {
