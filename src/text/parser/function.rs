@@ -435,6 +435,23 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         }
     }
 
+    /// Binds an instruction's result to its number, or to its `%name` (key and hash as
+    /// `read_named_instruction` computed them).
+    fn bind_result(
+        &mut self,
+        numbered: Option<u32>,
+        named: &mut Option<(Cow<'a, [u8]>, u64)>,
+        l: Local,
+    ) {
+        match numbered {
+            Some(n) => self.bind_id(n, l),
+            None => {
+                let (key, h) = named.take().expect("a %name's key");
+                self.names.insert_hashed(key, h, l);
+            }
+        }
+    }
+
     /// Closes the current text run at `at` and adds a value hole for `v`.
     pub fn hole_value(&mut self, at: u32, v: Value) {
         if !self.holes {
@@ -979,13 +996,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     defined: true,
                     at,
                 };
-                match numbered {
-                    Some(n) => self.bind_id(n, l),
-                    None => {
-                        let (key, h) = named.take().expect("a %name's key");
-                        self.names.insert_hashed(key, h, l);
-                    }
-                }
+                self.bind_result(numbered, &mut named, l);
                 i
             }
             Some(Local::Val {
@@ -1007,13 +1018,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     defined: true,
                     at,
                 };
-                match numbered {
-                    Some(n) => self.bind_id(n, l),
-                    None => {
-                        let (key, h) = named.take().expect("a %name's key");
-                        self.names.insert_hashed(key, h, l);
-                    }
-                }
+                self.bind_result(numbered, &mut named, l);
                 self.f.dfg.make_inst_with_result(data, v)
             }
             Some(Local::Blk { defined: false, .. }) => {
