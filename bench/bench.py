@@ -2,8 +2,11 @@
 """Benchmarks of mem2reg against opt-19, measured side by side in the same run.
 
 Every figure is the median of --runs runs (ours and opt alternate, so both see the same
-machine), wall time plus peak RSS of the child (os.wait4 rusage). Ratios are ours / opt:
-below 1 means faster (or smaller) than opt-19.
+machine), wall time plus peak RSS of the child (os.wait4 rusage). A command whose runs are
+short gets more of them, up to MIN_SECONDS of runs in all (at most MAX_RUNS): a 20 ms run is
+mostly process start and scheduler noise, and five of them gave growth factors that moved by
+a third from one run of the bench to the next. Ratios are ours / opt: below 1 means faster
+(or smaller) than opt-19.
 
 Sections (--sections, comma-separated, default all):
   rw      read + write only:  mem2reg --passes= IN -o OUT      vs  opt-19 -S IN -o OUT
@@ -70,6 +73,10 @@ REAL = [
     ("crates/lua/lua-5.4.7_lvm.c19-O0g.ll", "lua 5.4 lvm -O0 -g"),
 ]
 SHAPES = ["ladder", "nest", "switch", "chain"]
+# A command is run until its runs add up to MIN_SECONDS (at least --runs, at most MAX_RUNS).
+MIN_SECONDS = 1.0
+MAX_RUNS = 51
+
 # analyses section: our runs per opt run. Our analyses take milliseconds, where one run is
 # mostly scheduler and page-fault noise, so the median is taken over more runs (each a fresh
 # process, as in real use: repeating the pass in one process would time it with warm caches,
@@ -119,12 +126,21 @@ class Bench:
         return os.path.join(self.tmp, tag + ".ll")
 
     def pair(self, ours_cmd, opt_cmd, runs, opt_timeout=None, skip_opt=False):
-        """Alternate ours and opt for `runs` runs; returns dict of medians."""
+        """Alternate ours and opt for `runs` runs (more for short commands: MIN_SECONDS);
+        returns dict of medians."""
         res = {"ours": [], "opt": []}
         status = {"ours": "ok", "opt": "ok" if not skip_opt else "skipped"}
-        for _ in range(runs):
+
+        def wants(side):
+            xs = res[side]
+            if len(xs) < runs:
+                return True
+            return len(xs) < MAX_RUNS and sum(w for w, _ in xs) < MIN_SECONDS
+
+        while any(status[side] == "ok" and cmd is not None and wants(side)
+                  for side, cmd in (("ours", ours_cmd), ("opt", opt_cmd))):
             for side, cmd, to in (("ours", ours_cmd, self.args.timeout), ("opt", opt_cmd, opt_timeout)):
-                if status[side] != "ok" or cmd is None:
+                if status[side] != "ok" or cmd is None or not wants(side):
                     continue
                 o = self.out(side)
                 w, r, st = measure_once(cmd + ["-o", o], to, o)
@@ -199,7 +215,7 @@ def section_real(b, kind, inputs):
     rows = []
     title = {"rw": "read + write: mem2reg --passes= IN -o OUT  vs  opt-19 -S IN -o OUT",
              "m2r": "end-to-end: mem2reg IN -o OUT  vs  opt-19 -passes=mem2reg -S IN -o OUT"}[kind]
-    print(f"\n== {title}  (median of {a.runs}; ratio = ours/opt)")
+    print(f"\n== {title}  (median of {a.runs}+ runs, more until they add up to {MIN_SECONDS:g} s; ratio = ours/opt)")
     print(f"{'module':<22} {'MB':>6} {'ours s':>9} {'opt s':>9} {'time':>7} {'ours MiB':>9} {'opt MiB':>9} {'RSS':>7}")
     for path, label in inputs:
         mb = os.path.getsize(path) / 1e6
@@ -225,7 +241,7 @@ def section_growth(b, shapes, sizes, v):
     a = b.args
     skip = {tuple(x.split(":")) for x in a.skip_opt.split(",") if ":" in x}
     print(f"\n== growth: mem2reg IN -o OUT  vs  opt-19 -passes=mem2reg -S  on gen_scale.py SHAPE N {v}"
-          f"  (median of {a.runs}; 'x4' = time growth when N grows 4x; linear = 4.0)")
+          f"  (median of {a.runs}+ runs, more until they add up to {MIN_SECONDS:g} s; 'x4' = time growth when N grows 4x; linear = 4.0)")
     print(f"{'shape':<7} {'N':>6} {'MB':>6} {'ours s':>9} {'x4':>6} {'ours MiB':>9} {'opt s':>13} {'x4':>6} {'opt MiB':>9} {'time':>7}")
     rows = []
     for shape in shapes:
@@ -251,7 +267,7 @@ def section_growth(b, shapes, sizes, v):
 
 def section_phielim(b, shapes, sizes, v):
     a = b.args
-    print(f"\n== phi elimination cost: mem2reg --passes=mem2reg  vs  --passes=mem2reg,phi-elim  (median of {a.runs})")
+    print(f"\n== phi elimination cost: mem2reg --passes=mem2reg  vs  --passes=mem2reg,phi-elim  (median of {a.runs}+ runs, more until they add up to {MIN_SECONDS:g} s)")
     print(f"{'shape':<7} {'N':>6} {'mem2reg s':>10} {'+phi-elim s':>12} {'extra s':>9} {'ratio':>7} {'MiB':>7} {'+pe MiB':>8}")
     rows = []
     for shape in shapes:

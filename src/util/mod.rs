@@ -1,8 +1,9 @@
 //! Small shared helpers with no LLVM knowledge: a fast non-cryptographic hasher, fast byte
-//! searches, a seeded PRNG for tests, refilling a reused buffer.
+//! searches, a seeded PRNG for tests, refilling a reused buffer, huge pages for a large table.
 
 pub mod bytes;
 pub mod fxhash;
+pub mod huge_pages;
 pub mod rng;
 
 /// Makes `v` hold `n` copies of `x`, reusing its buffer when it is large enough. A buffer

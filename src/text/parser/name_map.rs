@@ -8,7 +8,8 @@
 //! in a separate list in binding order. Code refers mostly to names bound shortly before, so
 //! the entry a lookup lands on is usually still in cache. A definition's new name still lands
 //! on a slot at random: the reader announces it ([`NameMap::prefetch`]) before reading the
-//! instruction, so the miss overlaps that work.
+//! instruction, so the miss overlaps that work; and a large slot table asks for huge pages
+//! (`util::huge_pages`), so that the prefetch does not wait for a page walk either.
 //!
 //! Invariants: `slots.len()` is zero or a power of two, and more than a quarter of the slots
 //! are empty (so every probe ends); a slot is 0 (empty) or `tag << 32 | (index + 1)` for the
@@ -152,6 +153,8 @@ impl<'a, V> NameMap<'a, V> {
     /// Re-files every entry in a table of `size` slots (a power of two).
     fn rebuild(&mut self, size: usize) {
         self.slots = vec![0; size];
+        // Fresh zeroed pages, not yet touched: ask for huge ones (see `util::huge_pages`).
+        crate::util::huge_pages::advise(&mut self.slots);
         let mask = size - 1;
         for (i, (k, _)) in self.entries.iter().enumerate() {
             let h = hash(k);
