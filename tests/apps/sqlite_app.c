@@ -1,7 +1,9 @@
 /* SQLite (the amalgamation from the libsqlite3-sys crate, in this translation unit) running a
  * fixed SQL workload on an in-memory database: a large real program for the differential test.
  * Build: clang -I<libsqlite3-sys>/sqlite3 sqlite_app.c (scripts/apps.py does it). Output depends
- * only on the SQL: no clock, no random(), results ordered by ORDER BY. */
+ * only on the SQL: no clock, no random(), results ordered by ORDER BY. Exit status: the number
+ * of statements that failed, 1 when all is well (the query of a missing column fails on
+ * purpose, to run SQLite's error path). */
 #define SQLITE_THREADSAFE 0
 #define SQLITE_OMIT_LOAD_EXTENSION 1
 #define SQLITE_DEFAULT_MEMSTATUS 0
