@@ -22,9 +22,7 @@ Usage: python3 scripts/apps.py [--llvm 19,14] [--g both|no|yes] [--pipelines def
 """
 import argparse
 import glob
-import json
 import os
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True
@@ -59,16 +57,10 @@ def main():
     inputs = [os.path.join(REPO, "tests", "apps", f) for f in sorted(APPS)]
     print(f"apps: {', '.join(sorted(APPS))}", flush=True)
     # lli compiles the whole program before running it: SQLite takes 5 to 10 s per run here.
-    cmd = [sys.executable, os.path.join(REPO, "scripts", "difftest.py"), "--tool", a.tool,
-           "--seeds", "none", "--no-own", "--pipelines", a.pipelines, "--llvm", a.llvm, "--g", a.g,
-           "--jobs", str(a.jobs), "--timeout", "120", "--label", "apps-", *flags, *inputs]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, text=True)
-    report = None
-    for line in proc.stdout:
-        print(line, end="", flush=True)
-        if line.startswith('{"difftest"'):
-            report = json.loads(line)
-    rc = proc.wait()
+    rc, report = harness.run_difftest("apps", [
+        "--tool", a.tool, "--seeds", "none", "--no-own", "--pipelines", a.pipelines,
+        "--llvm", a.llvm, "--g", a.g, "--jobs", str(a.jobs), "--timeout", "120",
+        "--label", "apps-", *flags, *inputs])
     # Every program must have run to the end in every cell: a timeout under lli ("ok-unrun")
     # would leave its behaviour unchecked.
     for c in (report or {}).get("difftest", []):
@@ -76,9 +68,6 @@ def main():
         if st.get("ok", 0) != len(inputs):
             print(f"apps: {c['cell']}: {st.get('ok', 0)} of {len(inputs)} programs ran and agreed ({st})")
             rc = rc or 1
-    if report is None:
-        print("apps: no report from scripts/difftest.py")
-        rc = rc or 1
     sys.exit(rc)
 
 

@@ -3,6 +3,7 @@
 Imported by scripts/corpus.py, scripts/roundtrip.py, scripts/difftest.py,
 scripts/check-programs.py, scripts/opt-standin.py and bench/bench.py; not a command itself.
 """
+import json
 import os
 import re
 import shlex
@@ -146,3 +147,21 @@ def llvm_for(path):
 
 def fmt_s(seconds):
     return f"{seconds:.1f}s" if seconds < 100 else f"{seconds / 60:.1f}min"
+
+
+def run_difftest(name, args):
+    """Runs scripts/difftest.py with `args`, echoing its output; returns (exit status, its
+    JSON report or None). Callers check the report's cells for what their inputs demand;
+    `name` prefixes the message when no report came."""
+    cmd = [sys.executable, os.path.join(REPO, "scripts", "difftest.py"), *args]
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, text=True)
+    report = None
+    for line in proc.stdout:
+        print(line, end="", flush=True)
+        if line.startswith('{"difftest"'):
+            report = json.loads(line)
+    rc = proc.wait()
+    if report is None:
+        print(f"{name}: no report from scripts/difftest.py")
+        rc = rc or 1
+    return rc, report

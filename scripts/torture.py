@@ -14,9 +14,7 @@ Usage: python3 scripts/torture.py [--llvm 19,14] [--g both|no|yes] [--jobs 2] [-
 """
 import argparse
 import glob
-import json
 import os
-import subprocess
 import sys
 import tarfile
 
@@ -66,17 +64,11 @@ def main():
     a = ap.parse_args()
     files = extract(os.path.join(REPO, "target", "torture", "execute"))
     print(f"torture: {len(files)} tests from {TARBALL}", flush=True)
-    cmd = [sys.executable, os.path.join(REPO, "scripts", "difftest.py"), "--tool", a.tool,
-           "--seeds", "none", "--no-own", "--pipelines", "default", "--llvm", a.llvm, "--g", a.g,
-           "--jobs", str(a.jobs), "--timeout", "20", "--label", "torture-", "--allow-no-compile",
-           "--cflag=-w", "--cflag=-std=gnu89", os.path.join(REPO, "target", "torture", "execute")]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, text=True)
-    report = None
-    for line in proc.stdout:
-        print(line, end="", flush=True)
-        if line.startswith('{"difftest"'):
-            report = json.loads(line)
-    rc = proc.wait()
+    rc, report = harness.run_difftest("torture", [
+        "--tool", a.tool, "--seeds", "none", "--no-own", "--pipelines", "default",
+        "--llvm", a.llvm, "--g", a.g, "--jobs", str(a.jobs), "--timeout", "20",
+        "--label", "torture-", "--allow-no-compile", "--cflag=-w", "--cflag=-std=gnu89",
+        os.path.join(REPO, "target", "torture", "execute")])
     # A cell where most tests did not compile tested nothing: that is a failure, not a pass.
     for c in (report or {}).get("difftest", []):
         st = c.get("statuses", {})
@@ -84,9 +76,6 @@ def main():
         if judged < 0.9 * len(files):
             print(f"torture: {c['cell']}: only {judged} of {len(files)} tests judged")
             rc = rc or 1
-    if report is None:
-        print("torture: no report from scripts/difftest.py")
-        rc = rc or 1
     sys.exit(rc)
 
 
