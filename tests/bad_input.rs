@@ -69,6 +69,26 @@ fn errors_are_llvms_with_location_and_caret() {
             "t.ll:3:3: error: multiple definition of local value named 'x'",
         ),
         (
+            "named void result",
+            "define void @f() {\n  %x = call void @g()\n  ret void\n}\ndeclare void @g()\n",
+            "t.ll:2:3: error: instructions returning void cannot have a name",
+        ),
+        (
+            "name forward referenced with another type",
+            "define i32 @f(i32 %a) {\ne:\n  br label %n\nn:\n  %p = phi i64 [ 0, %e ], [ %q, %n ]\n  %q = add i32 %a, 1\n  br label %n\n}\n",
+            "t.ll:6:3: error: instruction forward referenced with type 'i64'",
+        ),
+        (
+            "label name given to a value",
+            "define i32 @f(i32 %a) {\ne:\n  br label %x\nb:\n  %x = add i32 %a, 1\n  ret i32 %x\n}\n",
+            "t.ll:5:3: error: instruction forward referenced with type 'label'",
+        ),
+        (
+            "label number given to a value",
+            "define i32 @f(i32 %a) {\ne:\n  br label %1\nb:\n  %1 = add i32 %a, 1\n  ret i32 %1\n}\n",
+            "t.ll:5:3: error: instruction forward referenced with type 'label'",
+        ),
+        (
             "duplicate global",
             "@g = global i32 0\n@g = global i32 1\n",
             "t.ll:2:1: error: redefinition of global '@g'",

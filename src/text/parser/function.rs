@@ -42,6 +42,27 @@ pub(super) enum Local {
     Blk { b: Block, defined: bool, at: u32 },
 }
 
+/// An instruction's result name as written.
+enum ResultName<'a> {
+    /// None: the result takes the next number.
+    Unnamed,
+    /// `%N`.
+    Numbered(u32),
+    /// `%name`, with its unquoted key and the key's hash (computed once, at the name, for
+    /// the prefetch, the lookup and the binding).
+    Named {
+        tok: Token,
+        key: Cow<'a, [u8]>,
+        hash: u64,
+    },
+}
+
+/// The key a result is bound under: a number, or a `%name`'s key and its hash.
+enum Binding<'a> {
+    Id(u32),
+    Name(Cow<'a, [u8]>, u64),
+}
+
 /// Marks a hole index that refers to the instruction's trailing metadata-only operands.
 pub(super) const EXTRA_HOLE: u32 = 1 << 31;
 
@@ -435,20 +456,21 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         }
     }
 
-    /// Binds an instruction's result to its number, or to its `%name` (key and hash as
-    /// `read_named_instruction` computed them).
-    fn bind_result(
-        &mut self,
-        numbered: Option<u32>,
-        named: &mut Option<(Cow<'a, [u8]>, u64)>,
-        l: Local,
-    ) {
-        match numbered {
-            Some(n) => self.bind_id(n, l),
-            None => {
-                let (key, h) = named.take().expect("a %name's key");
+    /// Binds an instruction's result to its number or its `%name`.
+    fn bind_result(&mut self, b: Binding<'a>, l: Local) {
+        match b {
+            Binding::Id(n) => self.bind_id(n, l),
+            Binding::Name(key, h) => {
                 self.names.insert_hashed(key, h, l);
             }
+        }
+    }
+
+    /// What a result's number or `%name` is bound to now.
+    fn bound(&self, b: &Binding<'a>) -> Option<Local> {
+        match b {
+            Binding::Id(n) => self.get_id(*n),
+            Binding::Name(key, h) => self.names.get_hashed(key, *h).copied(),
         }
     }
 
@@ -743,9 +765,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
 
     /// `[%name =] instruction [, !kind !md]*`; returns it and whether it is a terminator.
     fn read_named_instruction(&mut self) -> PResult<(Inst, bool)> {
-        // A `%name`'s key and hash, computed once for the prefetch, the lookup and the binding.
-        let mut named = None;
-        let name = match self.c.kind() {
+        let (name, name_at) = match self.c.kind() {
             Tok::LocalVar | Tok::LocalVarId => {
                 let t = self.c.bump();
                 let msg = if t.kind == Tok::LocalVar {
@@ -754,17 +774,20 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     "expected '=' after instruction id"
                 };
                 self.c.expect(Tok::Equal, msg)?;
-                if t.kind == Tok::LocalVar {
+                let name = if t.kind == Tok::LocalVar {
+                    // The key and its hash, computed once for the prefetch, the lookup and
+                    // the binding.
                     let key = name_key(self.c.tok_text(t));
-                    let h = super::name_map::hash(&key);
-                    self.names.prefetch(h);
-                    named = Some((key, h));
-                }
-                Some(t)
+                    let hash = super::name_map::hash(&key);
+                    self.names.prefetch(hash);
+                    ResultName::Named { tok: t, key, hash }
+                } else {
+                    ResultName::Numbered(self.c.id_of(t))
+                };
+                (name, t.start)
             }
-            _ => None,
+            _ => (ResultName::Unnamed, self.c.tok.start),
         };
-        let name_at = name.map_or(self.c.tok.start, |t| t.start);
         self.begin_template();
         let mut out = self.parse_instruction()?;
         out.template_end.get_or_insert(self.c.prev_end);
@@ -778,7 +801,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 data.flags |= flags::MAY_POISON;
             }
         }
-        let inst = self.define_result(name, named, name_at, data, out.ty)?;
+        let inst = self.define_result(name, name_at, data, out.ty)?;
         if let Some(mut d) = out.dbg {
             if !d.record {
                 if let Some(&(_, node)) = self
@@ -944,8 +967,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
     /// Makes the instruction, binding its name (or number) to its result.
     fn define_result(
         &mut self,
-        name: Option<Token>,
-        mut named: Option<(Cow<'a, [u8]>, u64)>,
+        name: ResultName<'a>,
         at: u32,
         data: InstData,
         ty: Option<Type>,
@@ -953,7 +975,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         let ty = match ty {
             Some(t) if t != self.f.types.common().void => t,
             _ => {
-                if name.is_some() {
+                if !matches!(name, ResultName::Unnamed) {
                     return self.c.err_at(
                         at as usize,
                         "instructions returning void cannot have a name",
@@ -962,33 +984,26 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 return Ok(self.f.dfg.make_inst(data, None, Text::NONE));
             }
         };
-        let (existing, numbered) = match name {
-            Some(t) if t.kind == Tok::LocalVar => {
-                let (key, h) = named.as_ref().expect("a %name's key");
-                (self.names.get_hashed(key, *h).copied(), None)
-            }
-            Some(t) => {
-                let n = self.c.id_of(t);
+        let (binding, text) = match name {
+            ResultName::Named { tok, key, hash } => (
+                Binding::Name(key, hash),
+                Text::source(tok.start as usize + 1, tok.end as usize),
+            ),
+            ResultName::Numbered(n) => {
                 let typed = !self.f.types.opaque_mode;
                 let e = super::module::numbering_error(typed, "instruction", "%", self.next_id, n);
                 if let Some(msg) = e {
                     return self.c.err_at(at as usize, msg);
                 }
-                (self.get_id(n), Some(n))
+                (Binding::Id(n), Text::NONE)
             }
-            None => (self.get_id(self.next_id), Some(self.next_id)),
+            ResultName::Unnamed => (Binding::Id(self.next_id), Text::NONE),
         };
-        if let Some(n) = numbered {
+        if let Binding::Id(n) = binding {
             self.next_id = n.saturating_add(1);
         }
-        let inst = match existing {
+        let inst = match self.bound(&binding) {
             None => {
-                let text = match name {
-                    Some(t) if t.kind == Tok::LocalVar => {
-                        Text::source(t.start as usize + 1, t.end as usize)
-                    }
-                    _ => Text::NONE,
-                };
                 let i = self.f.dfg.make_inst(data, Some(ty), text);
                 let v = self.f.dfg.insts[i].result;
                 let l = Local::Val {
@@ -996,7 +1011,7 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     defined: true,
                     at,
                 };
-                self.bind_result(numbered, &mut named, l);
+                self.bind_result(binding, l);
                 i
             }
             Some(Local::Val {
@@ -1010,15 +1025,15 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     );
                     return self.c.err_at(at as usize, msg);
                 }
-                if let Some(t) = name.filter(|t| t.kind == Tok::LocalVar) {
-                    self.f.dfg.values[v].name = Text::source(t.start as usize + 1, t.end as usize);
+                if !text.is_none() {
+                    self.f.dfg.values[v].name = text;
                 }
                 let l = Local::Val {
                     v,
                     defined: true,
                     at,
                 };
-                self.bind_result(numbered, &mut named, l);
+                self.bind_result(binding, l);
                 self.f.dfg.make_inst_with_result(data, v)
             }
             Some(Local::Blk { defined: false, .. }) => {
@@ -1028,15 +1043,12 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 );
             }
             Some(_) => {
-                let msg = match name {
-                    Some(t) if t.kind == Tok::LocalVar => format!(
+                let msg = match binding {
+                    Binding::Name(key, _) => format!(
                         "multiple definition of local value named '{}'",
-                        String::from_utf8_lossy(&name_key(self.c.tok_text(t)))
+                        String::from_utf8_lossy(&key)
                     ),
-                    _ => format!(
-                        "multiple definition of local value numbered '{}'",
-                        numbered.unwrap_or(0)
-                    ),
+                    Binding::Id(n) => format!("multiple definition of local value numbered '{n}'"),
                 };
                 return self.c.err_at(at as usize, msg);
             }
