@@ -109,6 +109,85 @@ fn in_place_rewrite_is_atomic_and_round_trips() {
     assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
 }
 
+/// Runs the tool with `-o fifo` while a thread reads the FIFO; returns the run and what the
+/// thread read. (Opening a FIFO to read blocks until a writer opens it: if the tool never
+/// does, this opens it to write and closes it, so the reader sees an empty stream.)
+fn run_into_fifo(fifo: &std::path::Path, args: &[&str], stdin: &[u8]) -> (Output, Vec<u8>) {
+    let f = fifo.to_path_buf();
+    let reader = std::thread::spawn(move || std::fs::read(f).unwrap());
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["-o", fifo.to_str().unwrap()]);
+    let o = run(&all, stdin);
+    while !reader.is_finished() {
+        let unblock = std::fs::OpenOptions::new().write(true).open(fifo);
+        drop(unblock);
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    (o, reader.join().unwrap())
+}
+
+#[test]
+fn output_that_is_not_a_regular_file_is_written_in_place_only_on_success() {
+    // A FIFO stands here for /dev/null and other devices: a temporary file renamed over it
+    // would replace it (as root, /dev/null itself) with a regular file.
+    use std::os::unix::fs::FileTypeExt;
+    let d = scratch("fifo");
+    let fifo = d.join("out.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let src = b"define i32 @f(i32 %a) {\n  %p = alloca i32\n  store i32 %a, ptr %p\n  %v = load i32, ptr %p\n  ret i32 %v\n}\n";
+    let (o, got) = run_into_fifo(&fifo, &["-passes=mem2reg"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&got),
+        "define i32 @f(i32 %a) {\n  ret i32 %a\n}\n"
+    );
+    let (o, got) = run_into_fifo(
+        &fifo,
+        &["-passes="],
+        b"define void @f() {\n  %x = bogus\n}\n",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(got.is_empty(), "nothing written on failure");
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "still a FIFO: {kind:?}");
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        1,
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn output_behind_a_symlink_replaces_the_target_and_keeps_link_and_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = scratch("symlink");
+    let (real, link) = (d.join("real.ll"), d.join("link.ll"));
+    std::fs::write(&real, "old\n").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink("real.ll", &link).unwrap();
+    let o = run(
+        &["--passes=", "-o", link.to_str().unwrap()],
+        b"define void @g() {\n  ret void\n}\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap(),
+        "define void @g() {\n  ret void\n}\n"
+    );
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert_eq!(
+        std::fs::read_dir(&d).unwrap().count(),
+        2,
+        "no temporary file left"
+    );
+}
+
 #[test]
 fn stdin_to_stdout_and_disable_output() {
     let src = b"define void @g() {\n  ret void\n}\n";

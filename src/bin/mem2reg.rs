@@ -4,7 +4,9 @@
 //! Exit status: 0 on success, 1 when the input or a pass fails (message in opt's shape on
 //! stderr), 2 on a usage error. The output file is written only on success, through a temporary
 //! file beside it that is renamed into place, so a failed run never destroys an existing file —
-//! also when OUTPUT is INPUT.
+//! also when OUTPUT is INPUT. (Behind a symlink, the link's target is replaced and the link
+//! kept; an OUTPUT that exists but is not a regular file, such as `/dev/null` or a FIFO, is
+//! written in place once the run has succeeded, never renamed over.)
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -266,11 +268,13 @@ fn run(args: &Args) -> Result<(), String> {
         }
     };
     let source = bytes;
-    let report = if print && to_file {
-        let path = Path::new(args.output.as_deref().expect("to_file"));
-        let tmp = temp_path(path);
-        let file = std::fs::File::create(&tmp)
-            .map_err(|e| format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e)))?;
+    let target = match args.output.as_deref() {
+        Some(o) if print && to_file => Some((Path::new(o), output_target(Path::new(o)))),
+        _ => None,
+    };
+    let report = if let Some((shown, Target::Replace { path, tmp, perms })) = target {
+        let file = create_temp(&tmp, perms)
+            .map_err(|e| format!("mem2reg: {}: error: {}\n", shown.display(), io_reason(&e)))?;
         let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
         let r = run_job(source, &opts, &mut w).and_then(|r| {
             w.flush().map_err(|e| JobError::Io(io_reason(&e)))?;
@@ -279,9 +283,9 @@ fn run(args: &Args) -> Result<(), String> {
         drop(w);
         match r {
             Ok(r) => {
-                std::fs::rename(&tmp, path).map_err(|e| {
+                std::fs::rename(&tmp, &path).map_err(|e| {
                     let _ = std::fs::remove_file(&tmp);
-                    format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e))
+                    format!("mem2reg: {}: error: {}\n", shown.display(), io_reason(&e))
                 })?;
                 r
             }
@@ -290,6 +294,11 @@ fn run(args: &Args) -> Result<(), String> {
                 return Err(fail(e));
             }
         }
+    } else if let Some((shown, Target::InPlace)) = target {
+        let mut buf: Vec<u8> = Vec::new();
+        let r = run_job(source, &opts, &mut buf).map_err(fail)?;
+        write_in_place(shown, &buf)?;
+        r
     } else if print {
         let mut buf: Vec<u8> = Vec::new();
         let r = run_job(source, &opts, &mut buf).map_err(fail)?;
@@ -458,12 +467,79 @@ fn write_output(output: Option<&str>, bytes: &[u8]) -> Result<(), String> {
         }
         Some(p) => Path::new(p),
     };
-    let tmp = temp_path(path);
-    let result = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e))
-    })
+    match output_target(path) {
+        Target::InPlace => write_in_place(path, bytes),
+        Target::Replace {
+            path: real,
+            tmp,
+            perms,
+        } => {
+            let result = create_temp(&tmp, perms)
+                .and_then(|mut f| f.write_all(bytes))
+                .and_then(|_| std::fs::rename(&tmp, &real));
+            result.map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e))
+            })
+        }
+    }
+}
+
+/// How an output file is written (see the module doc).
+enum Target {
+    /// A regular file, new or existing (`path`: behind a symlink, the link's target): the
+    /// text goes to `tmp` beside it, made with the old file's permissions (`perms`), which
+    /// is renamed over `path` only once everything was written.
+    Replace {
+        path: PathBuf,
+        tmp: PathBuf,
+        perms: Option<std::fs::Permissions>,
+    },
+    /// Something else that exists — a device such as `/dev/null`, a FIFO, a socket, a
+    /// terminal: opened and written in place once the run has succeeded, as opt does.
+    /// Renaming over it would replace the device itself with a regular file.
+    InPlace,
+}
+
+fn output_target(path: &Path) -> Target {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Target::InPlace,
+        Ok(m) => {
+            let linked = std::fs::symlink_metadata(path).is_ok_and(|l| l.file_type().is_symlink());
+            let real = match linked {
+                true => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+                false => path.to_path_buf(),
+            };
+            Target::Replace {
+                tmp: temp_path(&real),
+                path: real,
+                perms: Some(m.permissions()),
+            }
+        }
+        Err(_) => Target::Replace {
+            path: path.to_path_buf(),
+            tmp: temp_path(path),
+            perms: None,
+        },
+    }
+}
+
+/// Creates the temporary file, with the permissions of the file it will replace.
+fn create_temp(tmp: &Path, perms: Option<std::fs::Permissions>) -> std::io::Result<std::fs::File> {
+    let file = std::fs::File::create(tmp)?;
+    if let Some(p) = perms {
+        file.set_permissions(p)?;
+    }
+    Ok(file)
+}
+
+/// Writes `bytes` to an existing non-regular file (see [`Target::InPlace`]).
+fn write_in_place(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let r = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes).and_then(|_| f.flush()));
+    r.map_err(|e| format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e)))
 }
 
 /// A temporary file name in OUTPUT's directory, so the final rename stays on one file system.
