@@ -63,6 +63,7 @@ impl<'a, V> NameMap<'a, V> {
     }
 
     /// What `key`, whose [`hash`] is `h`, names.
+    #[inline]
     pub fn get_hashed(&self, key: &[u8], h: u64) -> Option<&V> {
         if self.slots.is_empty() {
             return None;
