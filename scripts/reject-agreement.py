@@ -200,7 +200,7 @@ def check(job):
         rc, _, err, _ = harness.run([f"llvm-as-{llvm}", "-disable-verify", path, "-o", "/dev/null"],
                                     timeout=60)
         theirs = verdict(rc, err)
-        rc, _, err, _ = harness.run(tool + ["--passes=", "-disable-verify", path, "-o", "/dev/null"],
+        rc, _, err, _ = harness.run(tool + ["--passes=", "-disable-verify", path, "-disable-output"],
                                     timeout=60)
         ours = verdict(rc, err)
         crash = rc not in (0, 1) or b"panicked" in err or (rc == 1 and not ours[1])
@@ -210,7 +210,7 @@ def check(job):
             rc, _, err, _ = harness.run([f"opt-{llvm}", "-passes=verify", "-disable-output", path],
                                         timeout=60)
             res["opt_verify"] = rc == 0
-            rc, _, err, _ = harness.run(tool + ["--passes=", path, "-o", "/dev/null"], timeout=60)
+            rc, _, err, _ = harness.run(tool + ["--passes=", path, "-disable-output"], timeout=60)
             res["our_verify"] = rc == 0
         return res
     finally:
@@ -248,7 +248,7 @@ def collect(paths):
 def accepted_by_both(path, tool):
     llvm = llvm_for_text(open(path, "rb").read())
     rc1, _, _, _ = harness.run([f"llvm-as-{llvm}", "-disable-verify", path, "-o", "/dev/null"], 60)
-    rc2, _, _, _ = harness.run(tool + ["--passes=", "-disable-verify", path, "-o", "/dev/null"], 60)
+    rc2, _, _, _ = harness.run(tool + ["--passes=", "-disable-verify", path, "-disable-output"], 60)
     return llvm, rc1 == 0, rc2 == 0
 
 
