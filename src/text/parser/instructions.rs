@@ -84,6 +84,7 @@ fn binop(w: &[u8]) -> Option<(Opcode, bool)> {
     })
 }
 
+#[inline]
 fn cast_op(w: &[u8]) -> Option<Opcode> {
     use Opcode::*;
     Some(match w {

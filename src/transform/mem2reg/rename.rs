@@ -115,6 +115,21 @@ pub fn traverse_into(
     }
 }
 
+/// Marks, in `on` (one entry per block id), the blocks on the last path of the walk: the last
+/// block of the preorder and its ancestors (a parent precedes its children in the preorder, so
+/// one backward pass reaches every ancestor).
+fn mark_last_path(t: &Traversal, n: usize, on: &mut Vec<bool>) {
+    crate::util::refill(on, n, false);
+    if let Some(&(last, _)) = t.preorder.last() {
+        on[last.index()] = true;
+    }
+    for &(bb, parent) in t.preorder.iter().rev() {
+        if let (true, Some(p)) = (on[bb.index()], parent) {
+            on[p.index()] = true;
+        }
+    }
+}
+
 /// The renaming walk's buffers, kept from round to round and function to function (they
 /// carry nothing between walks).
 #[derive(Default)]
@@ -136,6 +151,11 @@ pub struct RenameBuffers {
     /// blocks, misses the cache less.
     end_phis: Vec<PhiAt>,
     anc: Vec<(Block, usize)>,
+    /// Per block, whether it is on the walk's last path: an ancestor (in the walk's tree) of
+    /// the last block visited, or that block. Such a block's subtree runs to the end of the
+    /// preorder, so the walk never returns above it and never undoes what it set there: its
+    /// sets go unlogged (on a straight-line function, none is logged).
+    last_path: Vec<bool>,
     acting: Acting,
     work: Vec<PhiAt>,
     converted: SecondaryMap<Block, bool>,
@@ -233,6 +253,9 @@ struct State {
     used: Vec<bool>,
     /// Per slot, how many of its loads and stores the walk renamed.
     renamed: Vec<u32>,
+    /// Whether [`State::set`] logs the value it replaces: not in a block whose subtree of the
+    /// walk runs to the end of the walk (see `RenameBuffers::last_path`).
+    log: bool,
 }
 
 impl State {
@@ -240,7 +263,9 @@ impl State {
     /// its location.
     fn set(&mut self, slot: u32, v: Value, phi: PhiAt, loc: Option<Loc>) {
         let c = &mut self.cur[slot as usize];
-        self.undo.push((slot, *c));
+        if self.log {
+            self.undo.push((slot, *c));
+        }
         c.v = v;
         c.phi = phi;
         if let Some(l) = loc {
@@ -276,12 +301,14 @@ pub(crate) fn run(
         &mut b.trav,
         &mut b.trav_work,
     );
+    mark_last_path(&b.trav, p.cfg().num_block_ids(), &mut b.last_path);
     let mut st = State {
         cur: std::mem::take(&mut b.cur),
         undo: std::mem::take(&mut b.undo),
         phi_of: std::mem::take(&mut p.phi_of),
         used: std::mem::take(&mut b.used),
         renamed: vec![0; slots.len()],
+        log: true,
     };
     st.cur.clear();
     st.cur.extend(slots.iter().map(|s| Cur {
@@ -323,6 +350,7 @@ pub(crate) fn run(
             b.anc.pop();
         }
         let mark = st.undo.len();
+        st.log = !b.last_path[bb.index()];
         for k in by_block.of(bb) {
             let ph = &phis[k];
             let at = PhiAt {
