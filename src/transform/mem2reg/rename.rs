@@ -116,8 +116,10 @@ pub fn traverse_into(
 }
 
 /// Marks, in `on` (one entry per block id), the blocks on the last path of the walk: the last
-/// block of the preorder and its ancestors (a parent precedes its children in the preorder, so
-/// one backward pass reaches every ancestor).
+/// block of the preorder and its ancestors in the walk's tree (a parent precedes its children
+/// in the preorder, so one backward pass reaches every ancestor). Such a block's subtree runs
+/// to the end of the preorder, so the walk never returns above it and never undoes what it
+/// set there: its sets go unlogged (on a straight-line function, none is logged).
 fn mark_last_path(t: &Traversal, n: usize, on: &mut Vec<bool>) {
     crate::util::refill(on, n, false);
     if let Some(&(last, _)) = t.preorder.last() {
@@ -151,11 +153,6 @@ pub struct RenameBuffers {
     /// blocks, misses the cache less.
     end_phis: Vec<PhiAt>,
     anc: Vec<(Block, usize)>,
-    /// Per block, whether it is on the walk's last path: an ancestor (in the walk's tree) of
-    /// the last block visited, or that block. Such a block's subtree runs to the end of the
-    /// preorder, so the walk never returns above it and never undoes what it set there: its
-    /// sets go unlogged (on a straight-line function, none is logged).
-    last_path: Vec<bool>,
     acting: Acting,
     work: Vec<PhiAt>,
     converted: SecondaryMap<Block, bool>,
@@ -253,8 +250,8 @@ struct State {
     used: Vec<bool>,
     /// Per slot, how many of its loads and stores the walk renamed.
     renamed: Vec<u32>,
-    /// Whether [`State::set`] logs the value it replaces: not in a block whose subtree of the
-    /// walk runs to the end of the walk (see `RenameBuffers::last_path`).
+    /// Whether [`State::set`] logs the value it replaces: not on the walk's last path (see
+    /// [`mark_last_path`]).
     log: bool,
 }
 
@@ -301,7 +298,9 @@ pub(crate) fn run(
         &mut b.trav,
         &mut b.trav_work,
     );
-    mark_last_path(&b.trav, p.cfg().num_block_ids(), &mut b.last_path);
+    // The traversal's `visited` flags are free again: they now mark the last path.
+    let last_path = &mut b.trav_work.visited;
+    mark_last_path(&b.trav, p.cfg().num_block_ids(), last_path);
     let mut st = State {
         cur: std::mem::take(&mut b.cur),
         undo: std::mem::take(&mut b.undo),
@@ -350,7 +349,7 @@ pub(crate) fn run(
             b.anc.pop();
         }
         let mark = st.undo.len();
-        st.log = !b.last_path[bb.index()];
+        st.log = !b.trav_work.visited[bb.index()];
         for k in by_block.of(bb) {
             let ph = &phis[k];
             let at = PhiAt {
