@@ -201,6 +201,40 @@ fn stdin_to_stdout_and_disable_output() {
     assert!(o.status.success() && o.stdout.is_empty());
 }
 
+/// Runs the tool with `stdin` as its standard input (a file, a directory).
+fn run_with_stdin(args: &[&str], stdin: std::fs::File) -> Output {
+    bin().args(args).stdin(stdin).output().unwrap()
+}
+
+#[test]
+fn stdin_redirected_from_a_file_reads_from_its_position_to_its_end() {
+    use std::io::{Seek, SeekFrom};
+    let d = scratch("stdin-file");
+    let path = d.join("in.ll");
+    let first = "define i32 @f() {\n  %a = alloca i32\n  store i32 7, ptr %a\n  %v = load i32, ptr %a\n  ret i32 %v\n}\n";
+    let second = "define void @g() {\n  ret void\n}\n";
+    std::fs::write(&path, format!("{first}{second}")).unwrap();
+    let o = run_with_stdin(&[], std::fs::File::open(&path).unwrap());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let by_path = bin().arg(&path).output().unwrap();
+    assert_eq!(o.stdout, by_path.stdout);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ret i32 7"));
+    // A shell's `{ read line; mem2reg; } < in.ll`: only what is left is read.
+    let mut f = std::fs::File::open(&path).unwrap();
+    f.seek(SeekFrom::Start(first.len() as u64)).unwrap();
+    let o = run_with_stdin(&["-passes="], f);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), second);
+    // As opt-19 says it.
+    let o = run_with_stdin(&[], std::fs::File::open(&d).unwrap());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "mem2reg: <stdin>: error: Could not open input file: Is a directory\n"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 #[test]
 fn cfg_dot_prefix_names_the_file_as_opt_does() {
     let dir = scratch("dot-prefix");

@@ -397,29 +397,55 @@ fn stats_text(report: &pipeline::RunReport) -> String {
 
 /// Reads INPUT (or stdin); returns the name to use in messages and the bytes.
 fn read_input(input: Option<&str>) -> Result<(String, Arc<[u8]>), String> {
-    match input {
-        None | Some("-") => {
-            let mut buf = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| format!("mem2reg: <stdin>: error: {e}\n"))?;
-            Ok(("<stdin>".into(), Arc::from(buf)))
-        }
-        Some(path) => match read_file(path) {
-            Ok(b) => Ok((path.to_string(), b)),
-            Err(e) => Err(format!(
-                "mem2reg: {path}: error: Could not open input file: {}\n",
-                io_reason(&e)
-            )),
-        },
+    let (name, read) = match input {
+        None | Some("-") => ("<stdin>", read_stdin()),
+        Some(path) => (
+            path,
+            std::fs::File::open(path).and_then(|mut f| read_sized(&mut f)),
+        ),
+    };
+    match read {
+        Ok(b) => Ok((name.to_string(), b)),
+        // opt's words, for a path and for stdin alike.
+        Err(e) => Err(format!(
+            "mem2reg: {name}: error: Could not open input file: {}\n",
+            io_reason(&e)
+        )),
     }
 }
 
-/// Reads a whole file straight into its shared buffer: one allocation of the file's size,
-/// no copy from a `Vec` (which would briefly hold the input twice).
-fn read_file(path: &str) -> std::io::Result<Arc<[u8]>> {
-    let mut file = std::fs::File::open(path)?;
-    let len = file.metadata()?.len() as usize;
+/// Reads standard input to its end. Redirected from a file (`mem2reg < in.ll`, as LLVM's
+/// tests run opt), it is read as INPUT is, straight into a buffer of the file's size; a pipe
+/// or terminal is read into a growing buffer, then copied once into the shared one.
+fn read_stdin() -> std::io::Result<Arc<[u8]>> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        // A closed stdin (no fd 0) fails to duplicate: std reads it as empty, below.
+        if let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() {
+            let mut file = std::fs::File::from(fd);
+            if file.metadata().is_ok_and(|m| m.is_file()) {
+                return read_sized(&mut file);
+            }
+        }
+    }
+    let mut buf = Vec::new();
+    std::io::stdin().read_to_end(&mut buf)?;
+    Ok(Arc::from(buf))
+}
+
+/// Reads `file` from its current position to its end straight into the shared buffer: one
+/// allocation of the size its metadata gives, no copy from a `Vec` (which would briefly hold
+/// the input twice). A file that is not regular, or that changes size while read, still gives
+/// exactly what `read_to_end` would.
+fn read_sized(file: &mut std::fs::File) -> std::io::Result<Arc<[u8]>> {
+    use std::io::Seek;
+    let meta = file.metadata()?;
+    let len = if meta.is_file() {
+        meta.len().saturating_sub(file.stream_position()?) as usize
+    } else {
+        0
+    };
     let mut buf: Arc<[u8]> = std::iter::repeat(0u8).take(len).collect();
     let whole = Arc::get_mut(&mut buf).expect("a fresh buffer is unshared");
     let mut got = 0;
@@ -434,7 +460,8 @@ fn read_file(path: &str) -> std::io::Result<Arc<[u8]>> {
     let mut rest = Vec::new();
     file.read_to_end(&mut rest)?;
     if got < len || !rest.is_empty() {
-        // The file changed size while we read it (or is not a regular file): start over.
+        // The file changed size while we read it, or is not a regular file: what was read
+        // and what followed, in one buffer.
         let mut all = whole[..got].to_vec();
         all.extend_from_slice(&rest);
         return Ok(Arc::from(all));
