@@ -28,6 +28,7 @@ pub mod function;
 pub mod header;
 pub mod instructions;
 pub mod intrinsics;
+pub mod md_table;
 pub mod metadata;
 pub mod module;
 pub mod module_end;

@@ -16,7 +16,8 @@ use super::attrs::{parse_fn_attrs, parse_global_prefix};
 use super::constants::{parse_const, parse_typed_const};
 use super::cursor::{Cursor, PResult};
 use super::function::parse_header;
-use super::metadata::parse_md_node_ref;
+pub use super::md_table::{MdNode, MdTable};
+use super::metadata::{has_plain_fields, parse_md_node_ref, scan_plain_fields};
 use super::module_end::{local_key, BlockAddressUse, Late, LateKind};
 use super::types::{parse_opt_addrspace, parse_type};
 use super::{Host, SymbolMap};
@@ -60,17 +61,6 @@ pub struct FunctionSpan {
     pub start: u32,
     /// Offset just after the closing `}` (the end of input for an unterminated body).
     pub end: u32,
-}
-
-/// A metadata node definition `!N = [distinct] ...`.
-#[derive(Clone, Copy, Debug)]
-pub struct MdNode {
-    /// Span of the node itself (`!{...}` or `!DIxxx(...)`), after `distinct`.
-    pub start: u32,
-    /// End of that span.
-    pub end: u32,
-    /// Whether it was declared `distinct`.
-    pub distinct: bool,
 }
 
 /// The read-only module context function bodies are read and changed against.
@@ -124,54 +114,6 @@ impl ModuleCtx {
     }
 }
 
-/// Metadata node definitions by number: a dense vector when the numbers are (as every
-/// printer writes them: `!0` up to about the node count), a hash map otherwise. A `-g`
-/// promotion asks for many nodes per function, and a vector answers without hashing.
-///
-/// Invariant: `Dense` holds `u32::MAX` as `start` for numbers without a definition.
-#[derive(Clone, Debug)]
-pub enum MdTable {
-    /// Indexed by number.
-    Dense(Vec<MdNode>),
-    /// By number, for sparse numbering.
-    Sparse(FxHashMap<u32, MdNode>),
-}
-
-impl MdTable {
-    fn new(defs: FxHashMap<u32, MdNode>) -> Self {
-        let Some(max) = defs.keys().copied().max() else {
-            return MdTable::Dense(Vec::new());
-        };
-        if max as usize > 2 * defs.len() + 1024 {
-            return MdTable::Sparse(defs);
-        }
-        let none = MdNode {
-            start: u32::MAX,
-            end: 0,
-            distinct: false,
-        };
-        let mut v = vec![none; max as usize + 1];
-        for (id, n) in defs {
-            v[id as usize] = n;
-        }
-        MdTable::Dense(v)
-    }
-
-    /// The definition of `!id`.
-    #[inline]
-    pub fn get(&self, id: u32) -> Option<&MdNode> {
-        match self {
-            MdTable::Dense(v) => v.get(id as usize).filter(|n| n.start != u32::MAX),
-            MdTable::Sparse(m) => m.get(&id),
-        }
-    }
-
-    /// Whether `!id` is defined.
-    pub fn contains(&self, id: u32) -> bool {
-        self.get(id).is_some()
-    }
-}
-
 /// The next [`ModuleCtx::id`].
 static NEXT_MODULE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
@@ -210,8 +152,13 @@ pub(super) struct ModuleReader<'a> {
     globals: SymbolMap<GlobalSym>,
     fwd_globals: SymbolMap<(Type, u32)>,
     pending_types: SymbolMap<u32>,
-    md_defs: FxHashMap<u32, MdNode>,
+    md_defs: MdTable,
+    /// How many nodes `md_defs` defines, and the largest number among them.
+    md_count: usize,
+    md_max: Option<u32>,
     md_uses: Vec<(u32, u32)>,
+    /// Scratch for [`ModuleReader::read_plain_node`]: the node references of one node.
+    md_refs: Vec<(u32, u32)>,
     attr_groups: FxHashMap<u32, u8>,
     comdats: FxHashSet<Box<[u8]>>,
     comdat_uses: Vec<(Box<[u8]>, u32)>,
@@ -307,7 +254,7 @@ impl<'a> Host<'a> for ModuleReader<'a> {
         Ok(())
     }
     fn metadata_use(&mut self, id: u32, off: usize) -> PResult<()> {
-        if !self.md_defs.contains_key(&id) {
+        if !self.md_defs.contains(id) {
             self.md_uses.push((id, off as u32));
         }
         Ok(())
@@ -411,8 +358,11 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         globals: SymbolMap::default(),
         fwd_globals: SymbolMap::default(),
         pending_types: SymbolMap::default(),
-        md_defs: FxHashMap::default(),
+        md_defs: MdTable::default(),
+        md_count: 0,
+        md_max: None,
         md_uses: Vec::new(),
+        md_refs: Vec::new(),
         attr_groups: FxHashMap::default(),
         comdats: FxHashSet::default(),
         comdat_uses: Vec::new(),
@@ -712,27 +662,46 @@ impl<'a> ModuleReader<'a> {
         let distinct = self.c.eat_kw(b"distinct");
         let start = self.c.at();
         match self.c.kind() {
-            Tok::MetadataVar => parse_md_node_ref(self)?,
+            Tok::MetadataVar => {
+                if !self.read_plain_node()? {
+                    parse_md_node_ref(self)?;
+                }
+            }
             Tok::Exclaim if self.c.peek().kind == Tok::LBrace => parse_md_node_ref(self)?,
             _ => return self.c.err("Expected '!' here"),
         }
-        let end = self.c.prev_end;
-        if self
-            .md_defs
-            .insert(
-                id,
-                MdNode {
-                    start: start as u32,
-                    end,
-                    distinct,
-                },
-            )
-            .is_some()
-        {
+        let node = MdNode {
+            start: start as u32,
+            end: self.c.prev_end,
+            distinct,
+        };
+        if !self.md_defs.define(id, node, self.md_count) {
             // LLVM notices once the node is read: at the token after it.
             return self.c.err("Metadata id is already used");
         }
+        self.md_count += 1;
+        self.md_max = self.md_max.max(Some(id));
         Ok(())
+    }
+
+    /// Reads the specialized node at the cursor by [`scan_plain_fields`] if it applies (most
+    /// of a `-g` module's metadata: its `!DILocation`s); false, having consumed nothing, if not.
+    fn read_plain_node(&mut self) -> PResult<bool> {
+        let open = self.c.tok.end as usize;
+        if self.c.src.get(open) != Some(&b'(') || !has_plain_fields(&self.c.text()[1..]) {
+            return Ok(false);
+        }
+        let mut refs = std::mem::take(&mut self.md_refs);
+        refs.clear();
+        let end = scan_plain_fields(self.c.src, open + 1, &mut refs);
+        if let Some(end) = end {
+            for &(id, off) in &refs {
+                self.metadata_use(id, off as usize)?;
+            }
+            self.c.seek(end);
+        }
+        self.md_refs = refs;
+        Ok(end.is_some())
     }
 
     /// `^N = kind: (...)` summary entries, checked for balance only.
@@ -1001,15 +970,14 @@ impl<'a> ModuleReader<'a> {
         let mut blockaddress = std::mem::take(&mut self.blockaddress);
         blockaddress.note_text(self.c.src);
         let declared = self.globals.keys().cloned().collect();
-        let max_metadata_id = self.md_defs.keys().copied().max();
         let max_attr_group = self.attr_groups.keys().copied().max();
         (
             ModuleCtx {
                 id: NEXT_MODULE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 types: Arc::new(self.types),
                 globals: self.globals,
-                metadata: MdTable::new(self.md_defs),
-                max_metadata_id,
+                metadata: std::mem::take(&mut self.md_defs).finish(),
+                max_metadata_id: self.md_max,
                 attr_groups: self.attr_groups,
                 functions: self.functions,
                 ptr_bits: self.dl.ptr_bits(),
@@ -1037,7 +1005,7 @@ impl<'a> ModuleReader<'a> {
             late.push(super::module_end::undefined_global(name, off));
         }
         for &(id, off) in &self.md_uses {
-            if !self.md_defs.contains_key(&id) {
+            if !self.md_defs.contains(id) {
                 let msg = format!("use of undefined metadata '!{id}'");
                 late.push(Late::numbered(LateKind::Metadata, id, off, msg));
             }
@@ -1191,27 +1159,5 @@ mod tests {
         assert!(!spells_typed_pointers(
             b"; a*b\n@s = global [2 x i8] c\"*\\00\" /* * */"
         ));
-    }
-
-    #[test]
-    fn metadata_table_dense_and_sparse() {
-        let node = |start| MdNode {
-            start,
-            end: start + 1,
-            distinct: false,
-        };
-        let mut defs = FxHashMap::default();
-        defs.insert(0, node(10));
-        defs.insert(2, node(20));
-        let t = MdTable::new(defs.clone());
-        assert!(matches!(t, MdTable::Dense(_)));
-        assert_eq!(t.get(2).map(|n| n.start), Some(20));
-        assert!(t.contains(0) && !t.contains(1) && !t.contains(3) && !t.contains(u32::MAX));
-        defs.insert(4_000_000, node(30));
-        let t = MdTable::new(defs);
-        assert!(matches!(t, MdTable::Sparse(_)));
-        assert_eq!(t.get(4_000_000).map(|n| n.start), Some(30));
-        assert!(t.contains(0) && !t.contains(1));
-        assert!(!MdTable::new(FxHashMap::default()).contains(0));
     }
 }

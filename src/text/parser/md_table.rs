@@ -1,0 +1,170 @@
+//! Metadata node definitions by number, filled as the module reader meets `!N = ...` lines.
+//!
+//! A dense vector while the numbers are dense (as every printer writes them: `!0` up to about
+//! the node count), a hash map otherwise. A `-g` module defines hundreds of thousands of
+//! nodes, and a `-g` promotion asks for many of them per function: a vector stores and
+//! answers without hashing or rehashing.
+//!
+//! Invariants: `Dense` holds `u32::MAX` as `start` for numbers without a definition, and
+//! its length is one more than the largest number defined; the representation never changes
+//! what [`MdTable::get`] answers.
+
+use crate::util::fxhash::FxHashMap;
+
+/// A metadata node definition `!N = [distinct] ...`.
+#[derive(Clone, Copy, Debug)]
+pub struct MdNode {
+    /// Span of the node itself (`!{...}` or `!DIxxx(...)`), after `distinct`.
+    pub start: u32,
+    /// End of that span.
+    pub end: u32,
+    /// Whether it was declared `distinct`.
+    pub distinct: bool,
+}
+
+/// Node definitions by number (see the module documentation).
+#[derive(Clone, Debug)]
+pub enum MdTable {
+    /// Indexed by number.
+    Dense(Vec<MdNode>),
+    /// By number, for sparse numbering.
+    Sparse(FxHashMap<u32, MdNode>),
+}
+
+const NONE: MdNode = MdNode {
+    start: u32::MAX,
+    end: 0,
+    distinct: false,
+};
+
+/// Whether numbers up to `max` are dense enough for a vector, with `defined` of them defined.
+fn dense_enough(max: u32, defined: usize) -> bool {
+    max as usize <= 2 * defined + 1024
+}
+
+impl Default for MdTable {
+    fn default() -> Self {
+        MdTable::Dense(Vec::new())
+    }
+}
+
+impl MdTable {
+    /// Defines `!id`, where `defined` nodes are defined already; false, changing nothing, if
+    /// `!id` has a definition.
+    pub fn define(&mut self, id: u32, node: MdNode, defined: usize) -> bool {
+        if let MdTable::Dense(v) = self {
+            let i = id as usize;
+            if i < v.len() {
+                if v[i].start != u32::MAX {
+                    return false;
+                }
+                v[i] = node;
+                return true;
+            }
+            if dense_enough(id, defined + 1) {
+                v.resize(i + 1, NONE);
+                v[i] = node;
+                return true;
+            }
+            let map = v
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.start != u32::MAX)
+                .map(|(i, &n)| (i as u32, n))
+                .collect();
+            *self = MdTable::Sparse(map);
+        }
+        match self {
+            MdTable::Sparse(m) => match m.entry(id) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(node);
+                    true
+                }
+            },
+            MdTable::Dense(_) => unreachable!("made sparse above"),
+        }
+    }
+
+    /// The table for reading: a map that turned out dense enough becomes a vector (numbers
+    /// defined out of order, the largest first).
+    pub fn finish(self) -> Self {
+        match self {
+            MdTable::Sparse(m) => match m.keys().copied().max() {
+                Some(max) if dense_enough(max, m.len()) => {
+                    let mut v = vec![NONE; max as usize + 1];
+                    for (id, n) in m {
+                        v[id as usize] = n;
+                    }
+                    MdTable::Dense(v)
+                }
+                _ => MdTable::Sparse(m),
+            },
+            dense => dense,
+        }
+    }
+
+    /// The definition of `!id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<&MdNode> {
+        match self {
+            MdTable::Dense(v) => v.get(id as usize).filter(|n| n.start != u32::MAX),
+            MdTable::Sparse(m) => m.get(&id),
+        }
+    }
+
+    /// Whether `!id` is defined.
+    #[inline]
+    pub fn contains(&self, id: u32) -> bool {
+        self.get(id).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(start: u32) -> MdNode {
+        MdNode {
+            start,
+            end: start + 1,
+            distinct: false,
+        }
+    }
+
+    fn table(defs: &[u32]) -> MdTable {
+        let mut t = MdTable::default();
+        for (k, &id) in defs.iter().enumerate() {
+            assert!(t.define(id, node(10 * id), k), "!{id} defined twice");
+        }
+        t.finish()
+    }
+
+    #[test]
+    fn dense_and_sparse() {
+        let t = table(&[0, 2]);
+        assert!(matches!(t, MdTable::Dense(_)));
+        assert_eq!(t.get(2).map(|n| n.start), Some(20));
+        assert!(t.contains(0) && !t.contains(1) && !t.contains(3) && !t.contains(u32::MAX));
+        let t = table(&[0, 2, 4_000_000]);
+        assert!(matches!(t, MdTable::Sparse(_)));
+        assert_eq!(t.get(4_000_000).map(|n| n.start), Some(40_000_000));
+        assert!(t.contains(0) && t.contains(2) && !t.contains(1));
+        assert!(!table(&[]).contains(0));
+        // The largest first: a map while filling, a vector once all are in.
+        let t = table(&(0..3000).rev().collect::<Vec<_>>());
+        assert!(matches!(t, MdTable::Dense(_)) && t.contains(0) && t.contains(2999));
+    }
+
+    #[test]
+    fn a_second_definition_changes_nothing() {
+        for ids in [&[5u32, 1][..], &[5, 1, 9_000_000]] {
+            let mut t = MdTable::default();
+            for (k, &id) in ids.iter().enumerate() {
+                t.define(id, node(id), k);
+            }
+            assert!(!t.define(5, node(77), ids.len()));
+            assert_eq!(t.get(5).map(|n| n.start), Some(5));
+        }
+    }
+}
