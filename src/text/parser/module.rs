@@ -649,6 +649,12 @@ impl<'a> ModuleReader<'a> {
 
     /// `!N = [distinct] node`
     fn read_metadata_def(&mut self) -> PResult<()> {
+        // Most lines, as LLVM prints them, are read by bytes (see `scan_plain_fields`).
+        if let Some((id, distinct, start)) = self.plain_def_head() {
+            if self.read_plain_node(start)? {
+                return self.define_metadata(id, start, distinct);
+            }
+        }
         self.c.bump();
         let id = match (self.c.kind(), parse_u32(self.c.text())) {
             (Tok::Int, Some(id)) => id,
@@ -663,13 +669,18 @@ impl<'a> ModuleReader<'a> {
         let start = self.c.at();
         match self.c.kind() {
             Tok::MetadataVar => {
-                if !self.read_plain_node()? {
+                if !self.read_plain_node(start)? {
                     parse_md_node_ref(self)?;
                 }
             }
             Tok::Exclaim if self.c.peek().kind == Tok::LBrace => parse_md_node_ref(self)?,
             _ => return self.c.err("Expected '!' here"),
         }
+        self.define_metadata(id, start, distinct)
+    }
+
+    /// Records `!id`, the node from `start` to the end of the last token read.
+    fn define_metadata(&mut self, id: u32, start: usize, distinct: bool) -> PResult<()> {
         let node = MdNode {
             start: start as u32,
             end: self.c.prev_end,
@@ -684,16 +695,42 @@ impl<'a> ModuleReader<'a> {
         Ok(())
     }
 
-    /// Reads the specialized node at the cursor by [`scan_plain_fields`] if it applies (most
-    /// of a `-g` module's metadata: its `!DILocation`s); false, having consumed nothing, if not.
-    fn read_plain_node(&mut self) -> PResult<bool> {
-        let open = self.c.tok.end as usize;
-        if self.c.src.get(open) != Some(&b'(') || !has_plain_fields(&self.c.text()[1..]) {
+    /// `!N = ` and `distinct ` as LLVM prints them, read by bytes at the cursor (an `!`): the
+    /// number, whether the node is distinct, and where it starts. Nothing is consumed.
+    fn plain_def_head(&self) -> Option<(u32, bool, usize)> {
+        let src = self.c.src;
+        let digits = self.c.at() + 1;
+        let mut i = digits;
+        while src.get(i).is_some_and(|c| c.is_ascii_digit()) {
+            i += 1;
+        }
+        let id = parse_u32(&src[digits..i])?;
+        i += src[i..].starts_with(b" = ").then_some(3)?;
+        let distinct = src[i..].starts_with(b"distinct ");
+        if distinct {
+            i += b"distinct ".len();
+        }
+        Some((id, distinct, i))
+    }
+
+    /// Reads the specialized node `!DIxxx(...)` at byte `start` by [`scan_plain_fields`] if
+    /// it applies (most of a `-g` module's metadata: its `!DILocation`s), leaving the cursor
+    /// after it; false, having consumed nothing, if not.
+    fn read_plain_node(&mut self, start: usize) -> PResult<bool> {
+        let src = self.c.src;
+        let mut open = start + 1;
+        while src.get(open).is_some_and(|c| c.is_ascii_alphabetic()) {
+            open += 1;
+        }
+        if src.get(start) != Some(&b'!')
+            || src.get(open) != Some(&b'(')
+            || !has_plain_fields(&src[start + 1..open])
+        {
             return Ok(false);
         }
         let mut refs = std::mem::take(&mut self.md_refs);
         refs.clear();
-        let end = scan_plain_fields(self.c.src, open + 1, &mut refs);
+        let end = scan_plain_fields(src, open + 1, &mut refs);
         if let Some(end) = end {
             for &(id, off) in &refs {
                 self.metadata_use(id, off as usize)?;
