@@ -27,6 +27,15 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// Asserts that `dir` holds exactly `n` entries: the run left no temporary file behind.
+fn assert_files(dir: &std::path::Path, n: usize) {
+    let names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), n, "no temporary file left behind: {names:?}");
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -86,11 +95,7 @@ fn parse_error_has_location_and_caret_and_keeps_existing_output() {
     assert!(e.starts_with("mem2reg: <stdin>:2:"), "{e}");
     assert!(e.contains("error: ") && e.trim_end().ends_with('^'), "{e}");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
-    assert_eq!(
-        std::fs::read_dir(&d).unwrap().count(),
-        1,
-        "no temporary file left behind"
-    );
+    assert_files(&d, 1);
 }
 
 #[test]
@@ -106,7 +111,7 @@ fn in_place_rewrite_is_atomic_and_round_trips() {
     assert!(o.status.success(), "{}", stderr(&o));
     let got = std::fs::read_to_string(&f).unwrap();
     assert!(got.contains("%r = add i32 %a, 1\n  ret i32 %r"), "{got}");
-    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+    assert_files(&d, 1);
 }
 
 /// Runs the tool with `-o fifo` while a thread reads the FIFO; returns the run and what the
@@ -151,11 +156,7 @@ fn output_that_is_not_a_regular_file_is_written_in_place_only_on_success() {
     assert!(got.is_empty(), "nothing written on failure");
     let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
     assert!(kind.is_fifo(), "still a FIFO: {kind:?}");
-    assert_eq!(
-        std::fs::read_dir(&d).unwrap().count(),
-        1,
-        "no temporary file left"
-    );
+    assert_files(&d, 1);
 }
 
 #[test]
@@ -181,11 +182,7 @@ fn output_behind_a_symlink_replaces_the_target_and_keeps_link_and_permissions() 
     );
     let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
-    assert_eq!(
-        std::fs::read_dir(&d).unwrap().count(),
-        2,
-        "no temporary file left"
-    );
+    assert_files(&d, 2);
 }
 
 #[test]
