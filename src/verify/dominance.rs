@@ -154,7 +154,6 @@ fn def_dominates_use(
     // from the defining block, a use of an entry-block value (the entry dominates every
     // reachable block; uses in unreachable ones are fine).
     if !edge_def {
-        use crate::entity::EntityRef;
         if db == ub {
             if incoming.is_some() || cx.place[d.index()].pos < cx.place[i.index()].pos {
                 return true;
@@ -179,10 +178,7 @@ fn def_dominates_use(
             edge_dominates(cx, db, dests[0], ub, incoming.map(|_| b))
         }
         _ if incoming.is_some() || db != b => dt.dominates(db, ub),
-        _ => {
-            use crate::entity::EntityRef;
-            cx.place[d.index()].pos < cx.place[i.index()].pos
-        }
+        _ => cx.place[d.index()].pos < cx.place[i.index()].pos,
     }
 }
 
