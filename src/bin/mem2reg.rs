@@ -414,19 +414,16 @@ fn read_input(input: Option<&str>) -> Result<(String, Arc<[u8]>), String> {
     }
 }
 
-/// Reads standard input to its end. Redirected from a file (`mem2reg < in.ll`, as LLVM's
-/// tests run opt), it is read as INPUT is, straight into a buffer of the file's size; a pipe
-/// or terminal is read into a growing buffer, then copied once into the shared one.
+/// Reads standard input to its end, as INPUT is read ([`read_sized`]): redirected from a
+/// file (`mem2reg < in.ll`, as LLVM's tests run opt), straight into a buffer of the file's
+/// size; a pipe or terminal into a growing buffer, then copied once into the shared one.
 fn read_stdin() -> std::io::Result<Arc<[u8]>> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
         // A closed stdin (no fd 0) fails to duplicate: std reads it as empty, below.
         if let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() {
-            let mut file = std::fs::File::from(fd);
-            if file.metadata().is_ok_and(|m| m.is_file()) {
-                return read_sized(&mut file);
-            }
+            return read_sized(&mut std::fs::File::from(fd));
         }
     }
     let mut buf = Vec::new();

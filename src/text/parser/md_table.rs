@@ -7,7 +7,8 @@
 //!
 //! Invariants: `Dense` holds `u32::MAX` as `start` for numbers without a definition, and
 //! its length is one more than the largest number defined; the representation never changes
-//! what [`MdTable::get`] answers.
+//! what [`MdTable::get`] answers; `count` and `max` are the number of nodes defined and the
+//! largest number among them.
 
 use crate::util::fxhash::FxHashMap;
 
@@ -22,9 +23,17 @@ pub struct MdNode {
     pub distinct: bool,
 }
 
-/// Node definitions by number (see the module documentation).
+/// Node definitions by number (see the module documentation), with their count and the
+/// largest number defined (what the printer numbers new nodes after).
+#[derive(Clone, Debug, Default)]
+pub struct MdTable {
+    nodes: Nodes,
+    count: usize,
+    max: Option<u32>,
+}
+
 #[derive(Clone, Debug)]
-pub enum MdTable {
+enum Nodes {
     /// Indexed by number.
     Dense(Vec<MdNode>),
     /// By number, for sparse numbering.
@@ -42,17 +51,65 @@ fn dense_enough(max: u32, defined: usize) -> bool {
     max as usize <= 2 * defined + 1024
 }
 
-impl Default for MdTable {
+impl Default for Nodes {
     fn default() -> Self {
-        MdTable::Dense(Vec::new())
+        Nodes::Dense(Vec::new())
     }
 }
 
 impl MdTable {
+    /// Defines `!id`; false, changing nothing, if `!id` has a definition.
+    pub fn define(&mut self, id: u32, node: MdNode) -> bool {
+        let new = self.nodes.define(id, node, self.count);
+        if new {
+            self.count += 1;
+            self.max = self.max.max(Some(id));
+        }
+        new
+    }
+
+    /// The largest number defined.
+    pub fn max_id(&self) -> Option<u32> {
+        self.max
+    }
+
+    /// The table for reading: a map that turned out dense enough becomes a vector (numbers
+    /// defined out of order, the largest first).
+    pub fn finish(self) -> Self {
+        let nodes = match self.nodes {
+            Nodes::Sparse(m) if self.max.is_some_and(|max| dense_enough(max, m.len())) => {
+                let mut v = vec![NONE; self.max.map_or(0, |max| max as usize + 1)];
+                for (id, n) in m {
+                    v[id as usize] = n;
+                }
+                Nodes::Dense(v)
+            }
+            nodes => nodes,
+        };
+        MdTable { nodes, ..self }
+    }
+
+    /// The definition of `!id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> Option<&MdNode> {
+        match &self.nodes {
+            Nodes::Dense(v) => v.get(id as usize).filter(|n| n.start != u32::MAX),
+            Nodes::Sparse(m) => m.get(&id),
+        }
+    }
+
+    /// Whether `!id` is defined.
+    #[inline]
+    pub fn contains(&self, id: u32) -> bool {
+        self.get(id).is_some()
+    }
+}
+
+impl Nodes {
     /// Defines `!id`, where `defined` nodes are defined already; false, changing nothing, if
     /// `!id` has a definition.
-    pub fn define(&mut self, id: u32, node: MdNode, defined: usize) -> bool {
-        if let MdTable::Dense(v) = self {
+    fn define(&mut self, id: u32, node: MdNode, defined: usize) -> bool {
+        if let Nodes::Dense(v) = self {
             let i = id as usize;
             if i < v.len() {
                 if v[i].start != u32::MAX {
@@ -72,51 +129,18 @@ impl MdTable {
                 .filter(|(_, n)| n.start != u32::MAX)
                 .map(|(i, &n)| (i as u32, n))
                 .collect();
-            *self = MdTable::Sparse(map);
+            *self = Nodes::Sparse(map);
         }
         match self {
-            MdTable::Sparse(m) => match m.entry(id) {
+            Nodes::Sparse(m) => match m.entry(id) {
                 std::collections::hash_map::Entry::Occupied(_) => false,
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(node);
                     true
                 }
             },
-            MdTable::Dense(_) => unreachable!("made sparse above"),
+            Nodes::Dense(_) => unreachable!("made sparse above"),
         }
-    }
-
-    /// The table for reading: a map that turned out dense enough becomes a vector (numbers
-    /// defined out of order, the largest first).
-    pub fn finish(self) -> Self {
-        match self {
-            MdTable::Sparse(m) => match m.keys().copied().max() {
-                Some(max) if dense_enough(max, m.len()) => {
-                    let mut v = vec![NONE; max as usize + 1];
-                    for (id, n) in m {
-                        v[id as usize] = n;
-                    }
-                    MdTable::Dense(v)
-                }
-                _ => MdTable::Sparse(m),
-            },
-            dense => dense,
-        }
-    }
-
-    /// The definition of `!id`.
-    #[inline]
-    pub fn get(&self, id: u32) -> Option<&MdNode> {
-        match self {
-            MdTable::Dense(v) => v.get(id as usize).filter(|n| n.start != u32::MAX),
-            MdTable::Sparse(m) => m.get(&id),
-        }
-    }
-
-    /// Whether `!id` is defined.
-    #[inline]
-    pub fn contains(&self, id: u32) -> bool {
-        self.get(id).is_some()
     }
 }
 
@@ -134,36 +158,38 @@ mod tests {
 
     fn table(defs: &[u32]) -> MdTable {
         let mut t = MdTable::default();
-        for (k, &id) in defs.iter().enumerate() {
-            assert!(t.define(id, node(10 * id), k), "!{id} defined twice");
+        for &id in defs {
+            assert!(t.define(id, node(10 * id)), "!{id} defined twice");
         }
+        assert_eq!(t.max_id(), defs.iter().copied().max());
         t.finish()
     }
 
     #[test]
     fn dense_and_sparse() {
         let t = table(&[0, 2]);
-        assert!(matches!(t, MdTable::Dense(_)));
+        assert!(matches!(t.nodes, Nodes::Dense(_)));
         assert_eq!(t.get(2).map(|n| n.start), Some(20));
         assert!(t.contains(0) && !t.contains(1) && !t.contains(3) && !t.contains(u32::MAX));
         let t = table(&[0, 2, 4_000_000]);
-        assert!(matches!(t, MdTable::Sparse(_)));
+        assert!(matches!(t.nodes, Nodes::Sparse(_)));
         assert_eq!(t.get(4_000_000).map(|n| n.start), Some(40_000_000));
         assert!(t.contains(0) && t.contains(2) && !t.contains(1));
         assert!(!table(&[]).contains(0));
         // The largest first: a map while filling, a vector once all are in.
         let t = table(&(0..3000).rev().collect::<Vec<_>>());
-        assert!(matches!(t, MdTable::Dense(_)) && t.contains(0) && t.contains(2999));
+        assert!(matches!(t.nodes, Nodes::Dense(_)) && t.contains(0) && t.contains(2999));
     }
 
     #[test]
     fn a_second_definition_changes_nothing() {
         for ids in [&[5u32, 1][..], &[5, 1, 9_000_000]] {
             let mut t = MdTable::default();
-            for (k, &id) in ids.iter().enumerate() {
-                t.define(id, node(id), k);
+            for &id in ids {
+                t.define(id, node(id));
             }
-            assert!(!t.define(5, node(77), ids.len()));
+            assert!(!t.define(5, node(77)));
+            assert_eq!(t.max_id(), ids.iter().copied().max());
             assert_eq!(t.get(5).map(|n| n.start), Some(5));
         }
     }

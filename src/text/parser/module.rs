@@ -153,9 +153,6 @@ pub(super) struct ModuleReader<'a> {
     fwd_globals: SymbolMap<(Type, u32)>,
     pending_types: SymbolMap<u32>,
     md_defs: MdTable,
-    /// How many nodes `md_defs` defines, and the largest number among them.
-    md_count: usize,
-    md_max: Option<u32>,
     md_uses: Vec<(u32, u32)>,
     /// Scratch for [`ModuleReader::read_plain_node`]: the node references of one node.
     md_refs: Vec<(u32, u32)>,
@@ -359,8 +356,6 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         fwd_globals: SymbolMap::default(),
         pending_types: SymbolMap::default(),
         md_defs: MdTable::default(),
-        md_count: 0,
-        md_max: None,
         md_uses: Vec::new(),
         md_refs: Vec::new(),
         attr_groups: FxHashMap::default(),
@@ -650,7 +645,8 @@ impl<'a> ModuleReader<'a> {
     /// `!N = [distinct] node`
     fn read_metadata_def(&mut self) -> PResult<()> {
         // Most lines, as LLVM prints them, are read by bytes (see `scan_plain_fields`).
-        if let Some((id, distinct, start)) = self.plain_def_head() {
+        let head = self.plain_def_head();
+        if let Some((id, distinct, start)) = head {
             if self.read_plain_node(start)? {
                 return self.define_metadata(id, start, distinct);
             }
@@ -669,7 +665,8 @@ impl<'a> ModuleReader<'a> {
         let start = self.c.at();
         match self.c.kind() {
             Tok::MetadataVar => {
-                if !self.read_plain_node(start)? {
+                // The fast path was tried above if the head was plain.
+                if head.is_some() || !self.read_plain_node(start)? {
                     parse_md_node_ref(self)?;
                 }
             }
@@ -686,12 +683,10 @@ impl<'a> ModuleReader<'a> {
             end: self.c.prev_end,
             distinct,
         };
-        if !self.md_defs.define(id, node, self.md_count) {
+        if !self.md_defs.define(id, node) {
             // LLVM notices once the node is read: at the token after it.
             return self.c.err("Metadata id is already used");
         }
-        self.md_count += 1;
-        self.md_max = self.md_max.max(Some(id));
         Ok(())
     }
 
@@ -1013,8 +1008,8 @@ impl<'a> ModuleReader<'a> {
                 id: NEXT_MODULE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 types: Arc::new(self.types),
                 globals: self.globals,
+                max_metadata_id: self.md_defs.max_id(),
                 metadata: std::mem::take(&mut self.md_defs).finish(),
-                max_metadata_id: self.md_max,
                 attr_groups: self.attr_groups,
                 functions: self.functions,
                 ptr_bits: self.dl.ptr_bits(),
