@@ -18,7 +18,8 @@ without -g; allocas and phis are compared with `opt -passes=mem2reg` as for csmi
 A program that does not compile or does not run to the end is a failure here, never a skip.
 
 Usage: python3 scripts/apps.py [--llvm 19,14] [--g both|no|yes] [--pipelines default,phi-elim]
-                               [--jobs 2] [--tool CMD]
+                               [--jobs 2] [--tool CMD] [--variant O0|O1np]
+(--variant O1np: clang -O1 -Xclang -disable-llvm-passes instead of -O0, see scripts/difftest.py)
 """
 import argparse
 import glob
@@ -47,6 +48,7 @@ def main():
     ap.add_argument("--g", default="both", choices=["both", "no", "yes"])
     ap.add_argument("--pipelines", default="default,phi-elim")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--variant", default="O0", choices=["O0", "O1np"])
     a = ap.parse_args()
     found = sorted(os.path.basename(f) for f in glob.glob(os.path.join(REPO, "tests", "apps", "*_app.c")))
     if found != sorted(APPS):
@@ -60,7 +62,7 @@ def main():
     rc, report = harness.run_difftest("apps", [
         "--tool", a.tool, "--seeds", "none", "--no-own", "--pipelines", a.pipelines,
         "--llvm", a.llvm, "--g", a.g, "--jobs", str(a.jobs), "--timeout", "120",
-        "--label", "apps-", *flags, *inputs])
+        "--label", "apps-", "--variant", a.variant, *flags, *inputs])
     # Every program must have run to the end in every cell: a timeout under lli ("ok-unrun")
     # would leave its behaviour unchecked.
     for c in (report or {}).get("difftest", []):

@@ -22,6 +22,8 @@ Usage:
            --pipelines default,phi-elim,reg2mem  --jobs 2  --timeout 10 (lli, seconds)
            --no-own (skip tests/c and tests/cpp)  --keep-work (keep target/difftest/<cell>/)
            --cflag F (repeatable)  --allow-no-compile (for foreign suites, see scripts/torture.py)
+           --variant O1np (clang -O1 -Xclang -disable-llvm-passes instead of -O0: lifetime
+           markers, TBAA; cells named o1np-...)
 Each cell's full output is kept in target/difftest/<cell>.log.
 """
 import argparse
@@ -58,9 +60,16 @@ def main():
     ap.add_argument("--max-shown", type=int, default=25, help="failure lines printed per cell (all go to its log)")
     ap.add_argument("--cflag", action="append", default=[], help="extra clang flag (repeatable)")
     ap.add_argument("--label", default="", help="prefix of the cell names (and their logs)")
+    ap.add_argument("--variant", default="O0", choices=["O0", "O1np"],
+                    help="how clang builds the programs: -O0 (the driver's own flags) or "
+                         "-O1 -Xclang -disable-llvm-passes (lifetime markers)")
     ap.add_argument("--allow-no-compile", action="store_true",
                     help="inputs clang cannot compile are counted, not an error (foreign test suites)")
     a = ap.parse_args()
+    if a.variant == "O1np":
+        # later flags win over the driver's -O0; -disable-O0-optnone then does nothing
+        a.cflag += harness.VARIANTS["O1np"]
+        a.label = "o1np-" + a.label
 
     tool_argv = harness.check_tool(a.tool)
     versions = [v for v in a.llvm.split(",") if v]

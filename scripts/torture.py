@@ -11,6 +11,8 @@ The tests are written for GCC: compiled with -std=gnu89 -w, about 3% still use w
 does not accept (nested functions, ...): those count as no-compile and are not an error here.
 
 Usage: python3 scripts/torture.py [--llvm 19,14] [--g both|no|yes] [--jobs 2] [--tool CMD]
+                                  [--variant O0|O1np]
+(--variant O1np: clang -O1 -Xclang -disable-llvm-passes instead of -O0, see scripts/difftest.py)
 """
 import argparse
 import glob
@@ -61,13 +63,14 @@ def main():
     ap.add_argument("--llvm", default="19,14")
     ap.add_argument("--g", default="both", choices=["both", "no", "yes"])
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--variant", default="O0", choices=["O0", "O1np"])
     a = ap.parse_args()
     files = extract(os.path.join(REPO, "target", "torture", "execute"))
     print(f"torture: {len(files)} tests from {TARBALL}", flush=True)
     rc, report = harness.run_difftest("torture", [
         "--tool", a.tool, "--seeds", "none", "--no-own", "--pipelines", "default",
         "--llvm", a.llvm, "--g", a.g, "--jobs", str(a.jobs), "--timeout", "20",
-        "--label", "torture-", "--allow-no-compile", "--cflag=-w", "--cflag=-std=gnu89",
+        "--label", "torture-", "--variant", a.variant, "--allow-no-compile", "--cflag=-w", "--cflag=-std=gnu89",
         os.path.join(REPO, "target", "torture", "execute")])
     # A cell where most tests did not compile tested nothing: that is a failure, not a pass.
     for c in (report or {}).get("difftest", []):

@@ -98,6 +98,10 @@ pub struct ModuleCtx {
     pub late: Vec<Late>,
     /// `blockaddress` uses at module level, in file order.
     pub blockaddrs: Vec<BlockAddressUse>,
+    /// The module declares an `llvm.lifetime.*` intrinsic of one operand (no size): it is
+    /// written for LLVM 22 or later (LLVM 19 rejects that signature), whose conventions the
+    /// passes then follow where the two differ (see `mem2reg::slots::drop_droppable_use`).
+    pub newer_llvm: bool,
 }
 
 impl ModuleCtx {
@@ -1002,6 +1006,11 @@ impl<'a> ModuleReader<'a> {
         let mut blockaddress = std::mem::take(&mut self.blockaddress);
         blockaddress.note_text(self.c.src);
         let declared = self.globals.keys().cloned().collect();
+        let newer_llvm = self.globals.iter().any(|(name, g)| {
+            name.starts_with(b"llvm.lifetime.")
+                && matches!(self.types.data(g.value_ty),
+                    crate::ir::types::TypeData::Function { params, .. } if params.len() == 1)
+        });
         let max_attr_group = self.attr_groups.keys().copied().max();
         (
             ModuleCtx {
@@ -1020,6 +1029,7 @@ impl<'a> ModuleReader<'a> {
                 has_blockaddress: blockaddress.seen,
                 late,
                 blockaddrs: self.blockaddrs,
+                newer_llvm,
             },
             self.items,
         )

@@ -13,7 +13,9 @@
 //!   unreachable predecessors; [`debug_info`]: `dbg.declare` → `dbg.value`;
 //! - [`names`], [`edit`], [`uses`]: naming, IR edits, use lists.
 //!
-//! Beyond LLVM (options): slots outside the entry block, a maximum slot size, a phi-copy
+//! Beyond LLVM 19: lifetime markers of a whole slot act as stores of `undef` (as in newer
+//! LLVM), so a variable declared in a loop needs no phi around the back edge. Options: slots
+//! outside the entry block, a maximum slot size, a phi-copy
 //! budget (seed 02), minimal / semi-pruned SSA for comparison, and an explanation of every
 //! slot left in memory. Invariant: a function's result depends only on the function (and the
 //! module's metadata), never on thread count or hash order.
@@ -196,6 +198,11 @@ pub(crate) struct Promoter<'f, 'm> {
     pub rename_buffers: rename::RenameBuffers,
     /// The incoming pairs of all new phis of a round (see `slots::NewPhi::incoming`).
     pub phi_incoming: Vec<(crate::ir::Value, crate::ir::Block)>,
+    /// The round's stores of `undef` standing for lifetime markers (see `slots::kill_store`).
+    pub kills: Vec<Inst>,
+    /// Whether the input is written for LLVM 22 or later (see [`Promoter::newer_llvm`]):
+    /// known from the module, or found out on first use.
+    newer_llvm: std::cell::OnceCell<bool>,
 }
 
 impl<'m> Promoter<'_, 'm> {
@@ -219,6 +226,20 @@ impl<'m> Promoter<'_, 'm> {
             self.spare.set((c, None));
             self.timed(|| dt.recompute(cfg));
             dt
+        })
+    }
+
+    /// Whether the input is written for LLVM 22 or later: its module declares (see
+    /// `ModuleCtx::newer_llvm`) or this function calls an `llvm.lifetime.*` intrinsic of one
+    /// operand, which LLVM 19 rejects. (Newer LLVM also takes calls of undeclared intrinsics.)
+    pub fn newer_llvm(&self) -> bool {
+        *self.newer_llvm.get_or_init(|| {
+            let f = &*self.f;
+            f.layout.blocks().any(|b| {
+                f.layout.block_insts(b).any(|i| {
+                    f.dfg.inst_values(i).len() == 2 && promotable::is_lifetime_marker(f, i)
+                })
+            })
         })
     }
 
@@ -388,6 +409,11 @@ pub(crate) fn promote_keeping_aliases(
         placing_buffers: std::mem::take(&mut scratch.placing_buffers),
         rename_buffers: std::mem::take(&mut scratch.rename_buffers),
         phi_incoming: std::mem::take(&mut scratch.phi_incoming),
+        kills: Vec::new(),
+        newer_llvm: match ctx {
+            Some(c) if c.newer_llvm => std::cell::OnceCell::from(true),
+            _ => std::cell::OnceCell::new(),
+        },
     };
     let mut rounds = 0;
     loop {

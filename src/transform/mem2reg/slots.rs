@@ -1,15 +1,17 @@
 //! One round of promotion over a set of promotable slots: LLVM's `PromoteMem2Reg::run`.
 //!
 //! For each slot, in order (a slot handled by a fast path is replaced by the last one, as
-//! LLVM's `RemoveFromAllocasList` does — this decides phi order and names): drop lifetime
-//! markers and droppable uses; delete the slot if nothing loads or stores it; rewrite it
+//! LLVM's `RemoveFromAllocasList` does — this decides phi order and names): replace its
+//! lifetime markers by stores of `undef` (or just drop them: see `kill_store`) and drop its
+//! droppable uses; delete the slot if nothing loads or stores it; rewrite it
 //! with its single store when that store dominates the loads (or the stored value cannot be
 //! poison); sweep it linearly when it lives in one block; otherwise place phis at the
 //! iterated dominance frontier of its stores, restricted to the blocks where it is live.
 //! Then the renaming walk, removal of the slots and their declares, and phi folding.
 //!
 //! Invariant: loads and stores of a slot are only ever replaced by values that reach them
-//! on every path (or by `undef` where nothing was stored), so behaviour is preserved.
+//! on every path (or by `undef` where nothing was stored, or where a lifetime marker of the
+//! whole slot was passed last), so behaviour is preserved.
 
 use super::debug_info::{self, DbgUser};
 use super::edit::{self, erase};
@@ -33,7 +35,8 @@ pub struct Slot {
     pub name: Vec<u8>,
     /// Loads of it, in layout order.
     pub loads: Vec<Inst>,
-    /// Stores to it, in layout order.
+    /// Stores to it: its own in layout order, then the stores of `undef` that stand for its
+    /// lifetime markers (see `kill_store`).
     pub stores: Vec<Inst>,
     /// Debug instructions naming it.
     pub dbg: Vec<DbgUser>,
@@ -149,9 +152,15 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             lists,
         };
     }
-    if slots.is_empty() {
-        return;
+    if !slots.is_empty() {
+        rename_and_finish(p, slots, cands);
     }
+    remove_kills(p);
+}
+
+/// The round after phi placement: the phi budget, the phis, renaming, removal of the slots,
+/// phi folding.
+fn rename_and_finish(p: &mut Promoter<'_, '_>, mut slots: Vec<Slot>, mut cands: Vec<Candidate>) {
     apply_phi_budget(p, &mut slots, &mut cands);
     let (mut phis, by_block, rank) = make_phis(p, &slots, &cands);
     let bounded = placement(p) == Placement::Bounded;
@@ -165,6 +174,20 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
     super::simplify::run(p, phis, &incoming);
     p.phi_incoming = incoming;
     p.slot_pool.append(&mut slots);
+}
+
+/// Removes the round's stores of `undef` for lifetime markers that promotion left: those in
+/// unreachable code and those of slots left in memory by the phi budget (removing a store of
+/// `undef` only makes the memory more defined). The statistics count the input's stores
+/// only, so the others, which promotion counted as removed, are taken off again.
+fn remove_kills(p: &mut Promoter<'_, '_>) {
+    for k in std::mem::take(&mut p.kills) {
+        if p.f.layout.is_inst_inserted(k) {
+            p.f.layout.remove_inst(k);
+        } else {
+            p.stats.stores_removed -= 1;
+        }
+    }
 }
 
 fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
@@ -198,8 +221,15 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
 
 /// LLVM's `removeIntrinsicUsers`, for one user `u` (operand `k`) of a slot's address that is
 /// not a load, store or debug use: a lifetime marker goes, a droppable use is dropped, and a
-/// cast / zero GEP feeding only those goes with its users.
-fn remove_intrinsic_user(p: &mut Promoter<'_, '_>, uses: &UseIndex, u: Inst, k: u32) {
+/// cast / zero GEP feeding only those goes with its users. With `kill`, a marker covering
+/// the whole slot leaves a store of `undef` in its place (see [`kill_store`]).
+fn remove_intrinsic_user(
+    p: &mut Promoter<'_, '_>,
+    uses: &UseIndex,
+    s: &mut Slot,
+    (u, k): (Inst, u32),
+    kill: bool,
+) {
     if super::promotable::is_droppable(p.f, u) {
         drop_droppable_use(p, u, k);
         return;
@@ -213,22 +243,82 @@ fn remove_intrinsic_user(p: &mut Promoter<'_, '_>, uses: &UseIndex, u: Inst, k: 
             if super::promotable::is_droppable(p.f, uu) {
                 drop_droppable_use(p, uu, kk);
             } else {
-                p.forget_name(uu);
-                erase(p.f, uu);
+                remove_marker(p, s, uu, kill);
             }
         }
+    }
+    remove_marker(p, s, u, kill);
+}
+
+/// Removes `u` (a lifetime marker, or a cast whose users are gone), first putting a store of
+/// `undef` in its place if it is a marker covering the whole slot and `kill` holds.
+fn remove_marker(p: &mut Promoter<'_, '_>, s: &mut Slot, u: Inst, kill: bool) {
+    if kill && covers_slot(p, s, u) {
+        let store = kill_store(p, s, u);
+        s.stores.push(store);
     }
     p.forget_name(u);
     erase(p.f, u);
 }
 
+/// Whether `u` is a lifetime marker of the whole slot: the one-operand form (newer LLVM; it
+/// always names a whole object), or a size of `-1` or at least the slot's allocation size.
+fn covers_slot(p: &mut Promoter<'_, '_>, s: &Slot, u: Inst) -> bool {
+    if !super::promotable::is_lifetime_marker(p.f, u) {
+        return false;
+    }
+    let dfg = &p.f.dfg;
+    let size = match dfg.inst_values(u) {
+        [_, _ptr] => return true,
+        [_, size, _ptr] => match dfg.values[dfg.resolve(*size)].def {
+            crate::ir::ValueDef::Const(t) => {
+                crate::text::parser::constants::int_literal_value(p.f.text(t))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    match size {
+        Some(-1) => true,
+        Some(n) if n >= 0 => {
+            p.md.alloc_size(p.f, p.dl, s.ty)
+                .is_some_and(|a| n as u128 >= u128::from(a))
+        }
+        _ => false,
+    }
+}
+
+/// `store <ty> undef, ptr <slot>` right before `marker`, at its position: after
+/// `llvm.lifetime.start` and `llvm.lifetime.end` the slot's contents are undefined, so a
+/// load they reach reads `undef`, not a value stored before them. Renaming then needs no phi
+/// to carry a variable declared inside a loop around the loop's back edge (LLVM does the
+/// same since 2026: llvm-project pull request 191909). The store is removed like any other
+/// store of the slot; [`remove_kills`] removes those left over.
+fn kill_store(p: &mut Promoter<'_, '_>, s: &Slot, marker: Inst) -> Inst {
+    let undef = p.f.dfg.undef(s.ty);
+    let store = FuncBuilder::new(p.f).make_store(undef, s.ptr);
+    p.f.layout.insert_inst_before(store, marker);
+    let at = pos(p, marker);
+    if p.pos.len() <= store.index() {
+        p.pos.resize(store.index() + 1, 0);
+    }
+    p.pos[store.index()] = at;
+    p.kills.push(store);
+    store
+}
+
 /// `Instruction::dropDroppableUse` for an `llvm.assume` bundle operand: the operand becomes
-/// `undef` and its bundle's tag `"ignore"`.
+/// `undef` (LLVM 19) or, in a module written for LLVM 22 or later, `poison` (what those
+/// releases write; the operand is ignored either way), and its bundle's tag `"ignore"`.
 fn drop_droppable_use(p: &mut Promoter<'_, '_>, call: Inst, k: u32) {
     let ty =
         p.f.dfg
             .value_type(p.f.dfg.resolve(p.f.dfg.inst_values(call)[k as usize]));
-    let u = p.f.dfg.undef(ty);
+    let u = if p.newer_llvm() {
+        edit::poison(p.f, ty)
+    } else {
+        p.f.dfg.undef(ty)
+    };
     p.f.dfg.inst_values_mut(call)[k as usize] = u;
     let tag =
         p.f.dfg
@@ -254,6 +344,7 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
     let users = uses.users(s.ptr);
     s.loads.reserve(users.len());
     s.stores.reserve(users.len());
+    let mut others = Vec::new();
     for &(u, k) in users {
         if !p.f.layout.is_inst_inserted(u) {
             continue;
@@ -271,8 +362,14 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
                     }
                 }
             }
-            _ => remove_intrinsic_user(p, uses, u, k),
+            _ => others.push((u, k)),
         }
+    }
+    // Markers matter to loads, and to the debugger (a declared variable is unavailable
+    // after them): a slot with neither loses them without a trace.
+    let kill = !s.loads.is_empty() || (!s.stores.is_empty() && !s.dbg.is_empty());
+    for u in others {
+        remove_intrinsic_user(p, uses, s, u, kill);
     }
 }
 
