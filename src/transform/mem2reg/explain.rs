@@ -95,6 +95,14 @@ pub(super) fn slot_placement(
     let _ = writeln!(p.explain, "{fname}: {slot}: {what}");
     for (what, list) in lines {
         let _ = writeln!(p.explain, "    {what:<26} {list}");
+        if what == "stored in" && s.kills > 0 {
+            let n = s.kills;
+            let _ = writeln!(
+                p.explain,
+                "    {:<26} {n}, read as stores of undef (counted above)",
+                "lifetime markers"
+            );
+        }
     }
     let _ = writeln!(p.explain, "    {:<26} {rule}", "rule");
 }

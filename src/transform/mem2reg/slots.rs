@@ -42,6 +42,8 @@ pub struct Slot {
     pub dbg: Vec<DbgUser>,
     /// Its block.
     pub block: Block,
+    /// How many of `stores` stand for lifetime markers (the last ones).
+    pub kills: u32,
     /// Whether it is outside the entry block (its `alloca` then defines `undef`).
     pub non_entry: bool,
     /// Left in memory (phi-copy budget).
@@ -214,6 +216,7 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
         stores,
         dbg,
         block,
+        kills: 0,
         non_entry: block != entry,
         dropped: false,
     }
@@ -256,6 +259,7 @@ fn remove_marker(p: &mut Promoter<'_, '_>, s: &mut Slot, u: Inst, kill: bool) {
     if kill && covers_slot(p, s, u) {
         let store = kill_store(p, s, u);
         s.stores.push(store);
+        s.kills += 1;
     }
     p.forget_name(u);
     erase(p.f, u);

@@ -1,8 +1,9 @@
-; ARGS: --passes=mem2reg
+; ARGS: --passes=mem2reg --explain
+; STDERR
 ; Lifetime markers as definitions: after llvm.lifetime.start or llvm.lifetime.end of a whole
 ; slot its contents are undefined, so the marker acts as a store of undef (LLVM does the
 ; same since llvm-project pull request 191909; opt-19 deletes the markers and carries the
-; last iteration's value around the loop instead).
+; last iteration's value around the loop instead). --explain counts them among the stores.
 ; @loop: %a is declared inside the loop (clang -O1 marks its scope); a load that no store of
 ; this iteration reaches reads undef, so no phi carries %a around the back edge.
 define void @loop(i32 %val, i1 %c1, i1 %c2) {
