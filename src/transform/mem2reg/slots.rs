@@ -1,12 +1,13 @@
 //! One round of promotion over a set of promotable slots: LLVM's `PromoteMem2Reg::run`.
 //!
 //! For each slot, in order (a slot handled by a fast path is replaced by the last one, as
-//! LLVM's `RemoveFromAllocasList` does — this decides phi order and names): replace its
-//! lifetime markers by stores of `undef` (or just drop them: see `kill_store`) and drop its
-//! droppable uses; delete the slot if nothing loads or stores it; rewrite it
-//! with its single store when that store dominates the loads (or the stored value cannot be
-//! poison); sweep it linearly when it lives in one block; otherwise place phis at the
-//! iterated dominance frontier of its stores, restricted to the blocks where it is live.
+//! LLVM's `RemoveFromAllocasList` does — this decides phi order and names): drop its
+//! droppable uses, and its lifetime markers unless they may save phis; delete the slot if
+//! nothing loads or stores it; rewrite it with its single store when that store dominates
+//! the loads (or the stored value cannot be poison); sweep it linearly when it lives in one
+//! block (these fast paths drop the markers left, as LLVM 19 does); otherwise replace its
+//! lifetime markers by stores of `undef` (see `kill_store`) and place phis at the iterated
+//! dominance frontier of its stores, restricted to the blocks where it is live.
 //! Then the renaming walk, removal of the slots and their declares, and phi folding.
 //!
 //! Invariant: loads and stores of a slot are only ever replaced by values that reach them
@@ -35,9 +36,12 @@ pub struct Slot {
     pub name: Vec<u8>,
     /// Loads of it, in layout order.
     pub loads: Vec<Inst>,
-    /// Stores to it: its own in layout order, then the stores of `undef` that stand for its
-    /// lifetime markers (see `kill_store`).
+    /// Stores to it: its own in layout order, then (on the general path) the stores of
+    /// `undef` that stand for its lifetime markers (see `kill_store`).
     pub stores: Vec<Inst>,
+    /// Its lifetime markers of the whole slot, kept until the fast paths have had their
+    /// turn (see [`take_markers`]).
+    pub markers: Vec<Inst>,
     /// Debug instructions naming it.
     pub dbg: Vec<DbgUser>,
     /// Its block.
@@ -124,6 +128,7 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
             None
         };
         if let Some(what) = done {
+            drop_markers(p, &mut slots[i]);
             if p.opts.explain {
                 super::explain::fast_path(p, &slots[i], what);
             }
@@ -144,6 +149,7 @@ pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<In
                 bufs.lists,
             )
         });
+        take_markers(p, &mut slots[i]);
         place_phis(p, placer, live, lists, &slots[i], i as u32, &mut cands);
         i += 1;
     }
@@ -196,13 +202,14 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
     let d = p.f.dfg.insts[a];
     let block = p.f.layout.inst_block(a).expect("placed alloca");
     // A recycled slot lends its lists' buffers (see `Promoter::slot_pool`).
-    let (mut name, mut loads, mut stores, mut dbg) = match p.slot_pool.pop() {
-        Some(old) => (old.name, old.loads, old.stores, old.dbg),
+    let (mut name, mut loads, mut stores, mut markers, mut dbg) = match p.slot_pool.pop() {
+        Some(old) => (old.name, old.loads, old.stores, old.markers, old.dbg),
         None => Default::default(),
     };
     name.clear();
     loads.clear();
     stores.clear();
+    markers.clear();
     dbg.clear();
     if let Some(n) = p.f.value_name(d.result) {
         super::names::plain_into(n, &mut name);
@@ -214,6 +221,7 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
         name,
         loads,
         stores,
+        markers,
         dbg,
         block,
         kills: 0,
@@ -224,14 +232,14 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
 
 /// LLVM's `removeIntrinsicUsers`, for one user `u` (operand `k`) of a slot's address that is
 /// not a load, store or debug use: a lifetime marker goes, a droppable use is dropped, and a
-/// cast / zero GEP feeding only those goes with its users. With `kill`, a marker covering
-/// the whole slot leaves a store of `undef` in its place (see [`kill_store`]).
+/// cast / zero GEP feeding only those goes with its users. With `keep`, a marker of the
+/// whole slot stays, listed in the slot's `markers`, for [`take_markers`] or [`drop_markers`].
 fn remove_intrinsic_user(
     p: &mut Promoter<'_, '_>,
     uses: &UseIndex,
     s: &mut Slot,
     (u, k): (Inst, u32),
-    kill: bool,
+    keep: bool,
 ) {
     if super::promotable::is_droppable(p.f, u) {
         drop_droppable_use(p, u, k);
@@ -246,23 +254,45 @@ fn remove_intrinsic_user(
             if super::promotable::is_droppable(p.f, uu) {
                 drop_droppable_use(p, uu, kk);
             } else {
-                remove_marker(p, s, uu, kill);
+                remove_marker(p, s, uu, keep);
             }
         }
     }
-    remove_marker(p, s, u, kill);
+    remove_marker(p, s, u, keep);
 }
 
-/// Removes `u` (a lifetime marker, or a cast whose users are gone), first putting a store of
-/// `undef` in its place if it is a marker covering the whole slot and `kill` holds.
-fn remove_marker(p: &mut Promoter<'_, '_>, s: &mut Slot, u: Inst, kill: bool) {
-    if kill && covers_slot(p, s, u) {
-        let store = kill_store(p, s, u);
-        s.stores.push(store);
-        s.kills += 1;
+/// Removes `u` (a lifetime marker, or a cast whose users are gone), unless `keep` holds and
+/// it is a marker of the whole slot: that one is listed in the slot's `markers`.
+fn remove_marker(p: &mut Promoter<'_, '_>, s: &mut Slot, u: Inst, keep: bool) {
+    if keep && covers_slot(p, s, u) {
+        s.markers.push(u);
+        return;
     }
     p.forget_name(u);
     erase(p.f, u);
+}
+
+/// The slot takes a fast path: its markers go, as LLVM 19 drops them. (They could change
+/// only what a read of the slot after a marker gets, never whether a phi is needed.)
+fn drop_markers(p: &mut Promoter<'_, '_>, s: &mut Slot) {
+    for m in std::mem::take(&mut s.markers) {
+        p.forget_name(m);
+        erase(p.f, m);
+    }
+}
+
+/// The slot needs phis: each of its markers becomes a store of `undef` (see [`kill_store`]).
+fn take_markers(p: &mut Promoter<'_, '_>, s: &mut Slot) {
+    let mut markers = std::mem::take(&mut s.markers);
+    for &m in &markers {
+        let store = kill_store(p, s, m);
+        s.stores.push(store);
+        s.kills += 1;
+        p.forget_name(m);
+        erase(p.f, m);
+    }
+    markers.clear();
+    s.markers = markers;
 }
 
 /// Whether `u` is a lifetime marker of the whole slot: the one-operand form (newer LLVM; it
@@ -296,8 +326,9 @@ fn covers_slot(p: &mut Promoter<'_, '_>, s: &Slot, u: Inst) -> bool {
 /// `llvm.lifetime.start` and `llvm.lifetime.end` the slot's contents are undefined, so a
 /// load they reach reads `undef`, not a value stored before them. Renaming then needs no phi
 /// to carry a variable declared inside a loop around the loop's back edge (LLVM does the
-/// same since 2026: llvm-project pull request 191909). The store is removed like any other
-/// store of the slot; [`remove_kills`] removes those left over.
+/// same since 2026: llvm-project pull request 191909, for every slot; here only slots that
+/// need phis use them, so the fast paths decide as in LLVM 19). The store is removed like
+/// any other store of the slot; [`remove_kills`] removes those left over.
 fn kill_store(p: &mut Promoter<'_, '_>, s: &Slot, marker: Inst) -> Inst {
     let undef = p.f.dfg.undef(s.ty);
     let store = FuncBuilder::new(p.f).make_store(undef, s.ptr);
@@ -371,9 +402,9 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
     }
     // Markers matter to loads, and to the debugger (a declared variable is unavailable
     // after them): a slot with neither loses them without a trace.
-    let kill = !s.loads.is_empty() || (!s.stores.is_empty() && !s.dbg.is_empty());
+    let keep = !s.loads.is_empty() || (!s.stores.is_empty() && !s.dbg.is_empty());
     for u in others {
-        remove_intrinsic_user(p, uses, s, u, kill);
+        remove_intrinsic_user(p, uses, s, u, keep);
     }
 }
 

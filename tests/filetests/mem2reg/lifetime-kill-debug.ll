@@ -2,7 +2,8 @@
 ; A lifetime marker that acts as a store of undef (see lifetime-kill.ll) also tells the
 ; debugger, as a store would: the declared variable %t gets #dbg_value(i32 undef, ...) at
 ; each marker, so it shows as unavailable outside its scope and before it is set in each
-; iteration, instead of keeping the value of the iteration before.
+; iteration, instead of keeping the value of the iteration before. The load in %latch
+; takes phi(%i, undef); opt-19 carries %t around the loop in a second phi.
 define i32 @f(i32 %n, i1 %c) !dbg !5 {
 entry:
   %t = alloca i32, align 4
@@ -16,11 +17,11 @@ loop:
 
 set:
   store i32 %i, ptr %t, align 4, !dbg !10
-  %v = load i32, ptr %t, align 4, !dbg !10
-  call void @use(i32 %v), !dbg !10
   br label %latch
 
 latch:
+  %v = load i32, ptr %t, align 4, !dbg !10
+  call void @use(i32 %v), !dbg !10
   call void @llvm.lifetime.end.p0(i64 4, ptr %t), !dbg !10
   %i1 = add i32 %i, 1
   %done = icmp eq i32 %i1, %n
