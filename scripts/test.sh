@@ -22,7 +22,7 @@
 #                LLVM 19 and 14, with and without -g
 #   difftest-o1  the same for mem2reg on programs built with clang -O1 -Xclang
 #                -disable-llvm-passes (lifetime markers, which promotion reads as stores of
-#                undef), LLVM 19 and 14, with and without -g
+#                undef for slots that need phis), LLVM 19 and 14, with and without -g
 #   torture      scripts/torture.py: GCC's C torture tests (gcc.c-torture/execute, ~1,600
 #                programs from Debian's gcc-12-source) through the same differential test for
 #                mem2reg, LLVM 19 and 14, with and without -g
