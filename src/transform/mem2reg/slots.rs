@@ -275,10 +275,11 @@ fn remove_marker(p: &mut Promoter<'_, '_>, s: &mut Slot, u: Inst, keep: bool) {
 /// The slot takes a fast path: its markers go, as LLVM 19 drops them. (They could change
 /// only what a read of the slot after a marker gets, never whether a phi is needed.)
 fn drop_markers(p: &mut Promoter<'_, '_>, s: &mut Slot) {
-    for m in std::mem::take(&mut s.markers) {
+    for &m in &s.markers {
         p.forget_name(m);
         erase(p.f, m);
     }
+    s.markers.clear();
 }
 
 /// The slot needs phis: each of its markers becomes a store of `undef` (see [`kill_store`]).
