@@ -13,8 +13,9 @@
 //!   unreachable predecessors; [`debug_info`]: `dbg.declare` → `dbg.value`;
 //! - [`names`], [`edit`], [`uses`]: naming, IR edits, use lists.
 //!
-//! Beyond LLVM 19: lifetime markers of a whole slot act as stores of `undef` (as in newer
-//! LLVM), so a variable declared in a loop needs no phi around the back edge. Options: slots
+//! Beyond LLVM 19: for slots that need phis, lifetime markers of the whole slot act as stores
+//! of `undef` (as in newer LLVM), so a variable declared in a loop needs no phi around the
+//! back edge. Options: slots
 //! outside the entry block, a maximum slot size, a phi-copy
 //! budget (seed 02), minimal / semi-pruned SSA for comparison, and an explanation of every
 //! slot left in memory. Invariant: a function's result depends only on the function (and the
