@@ -380,7 +380,7 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
     let users = uses.users(s.ptr);
     s.loads.reserve(users.len());
     s.stores.reserve(users.len());
-    let mut others = Vec::new();
+    let mut others = false;
     for &(u, k) in users {
         if !p.f.layout.is_inst_inserted(u) {
             continue;
@@ -398,14 +398,25 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
                     }
                 }
             }
-            _ => others.push((u, k)),
+            _ => others = true,
         }
     }
-    // Markers matter to loads, and to the debugger (a declared variable is unavailable
-    // after them): a slot with neither loses them without a trace.
+    if !others {
+        return;
+    }
+    // The other users, once the loads are known: markers matter to loads, and to the
+    // debugger (a declared variable is unavailable after them); a slot with neither loses
+    // them without a trace.
     let keep = !s.loads.is_empty() || (!s.stores.is_empty() && !s.dbg.is_empty());
-    for u in others {
-        remove_intrinsic_user(p, uses, s, u, keep);
+    for &(u, k) in users {
+        let gathered = match p.f.dfg.opcode(u) {
+            Opcode::Load => true,
+            Opcode::Store => k == 1,
+            _ => super::promotable::is_debug(p.f, u),
+        };
+        if !gathered && p.f.layout.is_inst_inserted(u) {
+            remove_intrinsic_user(p, uses, s, (u, k), keep);
+        }
     }
 }
 
