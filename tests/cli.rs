@@ -99,6 +99,25 @@ fn parse_error_has_location_and_caret_and_keeps_existing_output() {
 }
 
 #[test]
+fn bitcode_input_is_named_as_such() {
+    // The first bytes of what `clang -c -emit-llvm` writes, and Apple's wrapper magic.
+    for magic in [
+        &b"BC\xC0\xDE\x35\x14\x00\x00\x05\x00"[..],
+        b"\xDE\xC0\x17\x0B\x00\x00",
+    ] {
+        let o = run(&["-S"], magic);
+        assert_eq!(o.status.code(), Some(1));
+        let e = stderr(&o);
+        assert!(
+            e.starts_with("mem2reg: <stdin>:1:1: error: input is LLVM bitcode, not IR text"),
+            "{e}"
+        );
+        assert!(!e.contains('\0'), "no raw bytes echoed: {e:?}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
 fn in_place_rewrite_is_atomic_and_round_trips() {
     let d = scratch("in-place");
     let f = d.join("m.ll");

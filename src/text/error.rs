@@ -33,7 +33,7 @@ impl ParseError {
             message: message.into(),
             line,
             col: offset - line_start + 1,
-            source_line: String::from_utf8_lossy(&source[line_start..line_end]).into_owned(),
+            source_line: printable(&source[line_start..line_end]),
         }
     }
 
@@ -50,6 +50,20 @@ impl ParseError {
             self.line, self.col, self.message, self.source_line
         )
     }
+}
+
+/// A source line as a terminal can show it: lossy UTF-8, control characters other than tab as
+/// `.`; a line of binary data (it holds a NUL byte) only up to its first 32 bytes.
+fn printable(line: &[u8]) -> String {
+    let line = if line.contains(&0) {
+        &line[..line.len().min(32)]
+    } else {
+        line
+    };
+    String::from_utf8_lossy(line)
+        .chars()
+        .map(|c| if c.is_control() && c != '\t' { '.' } else { c })
+        .collect()
 }
 
 impl fmt::Display for ParseError {
@@ -72,6 +86,17 @@ mod tests {
         assert_eq!(
             e.render("t.ll"),
             "t.ll:2:8: error: expected instruction opcode\n  %x = bogus i32 1\n       ^\n"
+        );
+    }
+
+    #[test]
+    fn binary_line_is_shown_printable_and_short() {
+        let mut src = b"BC\xC0\xDE\x35\x14\x00\x00".to_vec();
+        src.extend(std::iter::repeat(b'A').take(100));
+        let e = ParseError::at(&src, 0, "bad");
+        assert_eq!(
+            e.source_line,
+            format!("BC\u{FFFD}\u{FFFD}5...{}", "A".repeat(24))
         );
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use super::attrs::{parse_fn_attrs, parse_global_prefix};
 use super::constants::{parse_const, parse_typed_const};
-use super::cursor::{Cursor, PResult};
+use super::cursor::{Cursor, PResult, Perr};
 use super::function::parse_header;
 pub use super::md_table::{MdNode, MdTable};
 use super::metadata::{has_plain_fields, parse_md_node_ref, scan_plain_fields};
@@ -347,8 +347,20 @@ fn find(h: &[u8], n: &[u8]) -> Option<usize> {
     crate::util::bytes::find_sub(h, n)
 }
 
+/// Whether `src` starts with a bitcode magic number: raw (`BC 0xC0DE`) or in the wrapper
+/// Apple's tools write (`0x0B17C0DE`, little-endian).
+fn is_bitcode(src: &[u8]) -> bool {
+    src.starts_with(b"BC\xC0\xDE") || src.starts_with(b"\xDE\xC0\x17\x0B")
+}
+
 /// Reads the module-level entities of `src`.
 pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
+    if is_bitcode(src) {
+        return Err(Perr(Box::new((
+            0,
+            "input is LLVM bitcode, not IR text; convert it with llvm-dis first".to_string(),
+        ))));
+    }
     let mut types = TypeTable::new();
     // Typed pointers (LLVM 14's rules) only for a module that spells them and never `ptr`; a
     // module without pointer types is read as LLVM 19 reads it.
