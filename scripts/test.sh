@@ -8,6 +8,8 @@
 #   build        cargo build --release
 #   cargo-test   cargo test --release --no-fail-fast (unit, integration, CLI, round-trip and
 #                difftest smoke tests)
+#   docs         cargo doc --no-deps with warnings as errors (no broken links in the library's
+#                rustdoc)
 #   programs     scripts/check-programs.py: tests/c and tests/cpp compile with clang-19/14, run
 #                under lli-19/14 and agree with a native ASan+UBSan build
 #   conformance  ../shared/conformance/run-lit.py with our binary as `opt`: at least
@@ -152,7 +154,7 @@ run_stage deps scripts/install-deps.sh || {
 
 BUILT=1
 if [ "$STANDIN" -eq 1 ]; then
-  echo; echo "=================== [build], [cargo-test]: not run (--standin checks the harness, not the code)"
+  echo; echo "=================== [build], [cargo-test], [docs]: not run (--standin checks the harness, not the code)"
 else
   run_stage build cargo build --release || BUILT=0
   if [ "$BUILT" -eq 1 ]; then
@@ -160,6 +162,7 @@ else
   else
     skip_stage cargo-test "the build failed"
   fi
+  run_stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 fi
 
 run_stage programs python3 scripts/check-programs.py --jobs "$JOBS"

@@ -31,7 +31,7 @@ use crate::util::fxhash::{FxHashMap, FxHasher};
 use std::hash::Hasher;
 use std::ops::Range;
 
-/// A kept answer: ranges into [`PrunedPlacer::store`].
+/// A kept answer: ranges into the `store` of [`PlacerBuffers`].
 struct Entry {
     defs: Range<usize>,
     uses: Range<usize>,

@@ -301,7 +301,7 @@ impl<'a> Lexer<'a> {
     /// The next token.
     ///
     /// The common tokens (punctuation, `%` names and keywords) are dispatched here, from a
-    /// function small enough to need no stack frame; everything else is [`Lexer::lex_full`].
+    /// function small enough to need no stack frame; everything else is `Lexer::lex_full`.
     pub fn next_token(&mut self) -> Token {
         let start = self.skip_blanks(self.pos);
         if let Some(&c) = self.src.get(start) {

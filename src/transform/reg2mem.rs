@@ -8,11 +8,11 @@
 //! Steps, per function (`optnone` functions and declarations are left alone, as opt's pass
 //! manager skips them):
 //! 1. Split every critical edge, LLVM's way and with its names (`%a.b_crit_edge`, and
-//!    `%bsplit` when a loop exit is kept in loop-simplify form): [`split`], using [`loops`].
+//!    `%bsplit` when a loop exit is kept in loop-simplify form): `split`, using `loops`.
 //! 2. Insert `%"reg2mem alloca point" = bitcast i32 0 to i32` after the entry block's leading
 //!    allocas; every new slot goes right before it.
 //! 3. Demote values, then phis, in reverse layout order, with `%x.reg2mem` slots and
-//!    `%x.reload` loads: [`demote`] (which states the rules: use-list order, insertion points,
+//!    `%x.reload` loads: `demote` (which states the rules: use-list order, insertion points,
 //!    debug records, invoke results, EH pads).
 //!
 //! Names are made unique in the function's one namespace of values and blocks with LLVM's

@@ -20,7 +20,7 @@ const MIN_BYTES: usize = 8 << 20;
 
 /// Asks for huge pages under `v`'s buffer (its whole capacity). Best called on a fresh,
 /// not yet touched buffer (`vec![0; n]` of a large `n` comes from fresh zeroed pages), so
-/// that the pages are huge when first touched. Does nothing below [`MIN_BYTES`] or off Linux.
+/// that the pages are huge when first touched. Does nothing below `MIN_BYTES` (8 MiB) or off Linux.
 pub fn advise<T>(v: &mut Vec<T>) {
     let bytes = v.capacity().saturating_mul(std::mem::size_of::<T>());
     if bytes >= MIN_BYTES {

@@ -33,6 +33,9 @@ use crate::text::lexer::{Tok, Token};
 use crate::text::names::name_key;
 use crate::util::fxhash::FxHashMap;
 
+mod cutting;
+mod records;
+
 /// A local name's binding.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Local {
@@ -827,116 +830,6 @@ impl<'a, 'm> FuncReader<'a, 'm> {
         Ok((inst, out.op.is_terminator()))
     }
 
-    /// Starts cutting a template at the current token.
-    pub fn begin_template(&mut self) {
-        self.comments_at_start = self.c.comments().0;
-        self.run = self.c.tok.start;
-        self.pieces.clear();
-        self.vals.clear();
-        self.blks.clear();
-        self.extras.clear();
-    }
-
-    /// Ends the template at the last consumed token and makes the instruction's data.
-    fn finish_template(
-        &mut self,
-        out: &super::instructions::InstOut,
-        attachments: PoolRange,
-    ) -> InstData {
-        let end = out.template_end.unwrap_or(self.c.prev_end);
-        if end > self.run {
-            self.pieces
-                .push(Piece::Text(Text::source(self.run as usize, end as usize)));
-        }
-        if !out.patches.is_empty() {
-            self.apply_patches(&out.patches, end);
-        }
-        self.drop_comments(end);
-        if !self.extras.is_empty() {
-            let base = self.vals.len() as u32;
-            for p in &mut self.pieces {
-                if let Piece::Value(i) = p {
-                    if *i & EXTRA_HOLE != 0 {
-                        *i = base + (*i & !EXTRA_HOLE);
-                    }
-                }
-            }
-            self.vals.append(&mut self.extras);
-        }
-        let dfg = &mut self.f.dfg;
-        InstData {
-            opcode: out.op,
-            flags: out.flags,
-            result: Value::NONE,
-            aux_ty: out.aux,
-            values: dfg.push_values(&self.vals),
-            blocks: dfg.push_blocks(&self.blks),
-            pieces: self.templates.intern(self.c.src, &self.pieces, dfg),
-            attachments,
-            extra: out.extra,
-        }
-    }
-
-    /// Applies text edits (source offset, length, replacement) to the template's text pieces;
-    /// an insertion at the template's end goes after its last piece.
-    fn apply_patches(&mut self, patches: &[(u32, u32, Vec<u8>)], end: u32) {
-        for (at, len, new) in patches {
-            let (at, len) = (*at as usize, *len as usize);
-            let t = self.f.dfg.strings.add(new);
-            if at == end as usize && len == 0 {
-                self.pieces.push(Piece::Text(t));
-                continue;
-            }
-            let hit = self.pieces.iter().position(|p| match *p {
-                Piece::Text(s) if s.in_source() && !s.is_none() => {
-                    let (a, b) = (s.source_offset(), s.source_offset() + s.len());
-                    a <= at && at + len <= b
-                }
-                _ => false,
-            });
-            let Some(k) = hit else { continue };
-            let Piece::Text(s) = self.pieces[k] else {
-                continue;
-            };
-            let (a, b) = (s.source_offset(), s.source_offset() + s.len());
-            let mut repl = Vec::with_capacity(3);
-            if at > a {
-                repl.push(Piece::Text(Text::source(a, at)));
-            }
-            repl.push(Piece::Text(t));
-            if b > at + len {
-                repl.push(Piece::Text(Text::source(at + len, b)));
-            }
-            self.pieces.splice(k..k + 1, repl);
-        }
-    }
-
-    /// Whether a comment started inside the template ending at `end` (a comment after it, on
-    /// the same line, is the common case and costs nothing).
-    fn comment_inside(&self, end: u32) -> bool {
-        let (n, last) = self.c.comments();
-        n > self.comments_at_start && !(n == self.comments_at_start + 1 && last >= end)
-    }
-
-    /// Removes comments from the template's text pieces (LLVM's printer never keeps them).
-    fn drop_comments(&mut self, end: u32) {
-        if !self.comment_inside(end) {
-            return;
-        }
-        let src = self.f.source.clone();
-        for p in &mut self.pieces {
-            if let Piece::Text(t) = *p {
-                if t.in_source() && !t.is_none() {
-                    let bytes = t.resolve(&src, b"");
-                    if bytes.contains(&b';') || bytes.windows(2).any(|w| w == b"/*") {
-                        let clean = crate::text::lexer::strip_comments(bytes);
-                        *p = Piece::Text(self.f.dfg.strings.add(&clean));
-                    }
-                }
-            }
-        }
-    }
-
     /// `, !kind node` attachments after an instruction.
     fn read_attachments(&mut self) -> PResult<PoolRange> {
         let start = self.f.dfg.attachments.len() as u32;
@@ -1097,96 +990,6 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             String::from_utf8_lossy(c.text())
         );
         self.c.err_at(at as usize, msg)
-    }
-
-    /// `#dbg_value(...)`, `#dbg_declare(...)`, `#dbg_assign(...)`, `#dbg_label(...)`.
-    fn read_record(&mut self) -> PResult<Inst> {
-        let at = self.c.tok.start;
-        self.facts.first_record.get_or_insert(at);
-        self.begin_template();
-        self.c.bump();
-        let kind = match (self.c.kind(), self.c.text()) {
-            (Tok::Ident, b"dbg_value") => DbgKind::Value,
-            (Tok::Ident, b"dbg_declare") => DbgKind::Declare,
-            (Tok::Ident, b"dbg_assign") => DbgKind::Assign,
-            (Tok::Ident, b"dbg_label") => DbgKind::Label,
-            _ => return self.c.err("expected debug record type here"),
-        };
-        self.c.bump();
-        self.c.expect(Tok::LParen, "Expected '(' here")?;
-        let mut d = DbgVar {
-            kind,
-            record: true,
-            var: Text::NONE,
-            expr: Text::NONE,
-            loc: MdRef::NONE,
-            loc_operand: u32::MAX,
-        };
-        if kind == DbgKind::Label {
-            d.var = self.md_span()?;
-            self.c.expect(Tok::Comma, "Expected ',' here")?;
-            d.loc = MdRef::Text(self.md_span()?);
-        } else {
-            d.loc_operand = self.record_location()?;
-            self.c.expect(Tok::Comma, "Expected ',' here")?;
-            d.var = self.md_span()?;
-            self.c.expect(Tok::Comma, "Expected ',' here")?;
-            d.expr = self.md_span()?;
-            self.c.expect(Tok::Comma, "Expected ',' here")?;
-            if kind == DbgKind::Assign {
-                self.md_span()?;
-                self.c.expect(Tok::Comma, "Expected ',' here")?;
-                self.record_location()?;
-                self.c.expect(Tok::Comma, "Expected ',' here")?;
-                self.md_span()?;
-                self.c.expect(Tok::Comma, "Expected ',' here")?;
-            }
-            d.loc = MdRef::Text(self.md_span()?);
-        }
-        self.c.expect(Tok::RParen, "Expected ')' here")?;
-        let out = super::instructions::InstOut {
-            op: Opcode::DbgRecord,
-            flags: flags::DEBUG,
-            aux: Type::NONE,
-            ty: None,
-            extra: 0,
-            dbg: None,
-            bundles: Vec::new(),
-            template_end: None,
-            patches: Vec::new(),
-        };
-        let data = self.finish_template(&out, PoolRange::default());
-        let i = self.f.dfg.make_inst(data, None, Text::NONE);
-        self.f.dfg.dbg[i] = Some(d);
-        Ok(i)
-    }
-
-    /// A record's location: `T v` (returns its operand index), or a metadata node.
-    fn record_location(&mut self) -> PResult<u32> {
-        match self.c.kind() {
-            Tok::Exclaim | Tok::MetadataVar => {
-                parse_md_node_ref(self)?;
-                Ok(u32::MAX)
-            }
-            _ => {
-                let ty = parse_type(self)?;
-                let i = self.vals.len() as u32;
-                self.parse_value(ty)?;
-                Ok(i)
-            }
-        }
-    }
-
-    /// A metadata node operand, returning its span.
-    pub fn md_span(&mut self) -> PResult<Text> {
-        let at = self.c.at();
-        parse_md_node_ref(self)?;
-        Ok(Text::source(at, self.c.prev_end as usize))
-    }
-
-    /// Records that this body calls `llvm.dbg.value/declare/assign` (LLVM points at `at`).
-    pub fn saw_dbg_call(&mut self, at: u32) {
-        self.facts.first_dbg_call.get_or_insert(at);
     }
 
     /// `blockaddress(@this_function, %bb)` inside this body: `%bb` is a block of this body,

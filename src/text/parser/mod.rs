@@ -33,6 +33,7 @@ pub mod metadata;
 pub mod module;
 pub mod module_end;
 mod name_map;
+pub mod scan;
 pub mod sema;
 mod templates;
 pub mod types;

@@ -19,6 +19,9 @@ use super::function::parse_header;
 pub use super::md_table::{MdNode, MdTable};
 use super::metadata::{has_plain_fields, parse_md_node_ref, scan_plain_fields};
 use super::module_end::{local_key, BlockAddressUse, Late, LateKind};
+use super::scan::{self, skip_body};
+
+mod md_defs;
 use super::types::{parse_opt_addrspace, parse_type};
 use super::{Host, SymbolMap};
 use crate::ir::types::{Type, TypeData, TypeTable};
@@ -176,7 +179,7 @@ pub(super) struct ModuleReader<'a> {
 
 /// Whether the input uses `blockaddress(` anywhere, found in one pass over the input that
 /// rides on the scans the reader makes anyway: function bodies are scanned while their ends
-/// are found ([`skip_body`]), the text between them here.
+/// are found ([`scan::skip_body`]), the text between them here.
 ///
 /// Invariant: `seen`, or no `blockaddress(` before `scanned_to` outside bodies' strings and
 /// comments.
@@ -190,7 +193,8 @@ impl BlockAddressScan {
     /// Scans the text from the last body's end to the end of `upto` (the input so far).
     fn note_text(&mut self, upto: &[u8]) {
         if !self.seen && self.scanned_to < upto.len() {
-            self.seen = find(&upto[self.scanned_to..], b"blockaddress(").is_some();
+            self.seen =
+                crate::util::bytes::find_sub(&upto[self.scanned_to..], b"blockaddress(").is_some();
         }
         self.scanned_to = self.scanned_to.max(upto.len());
     }
@@ -278,84 +282,9 @@ impl<'a> Host<'a> for ModuleReader<'a> {
     }
 }
 
-/// Whether the module spells pointers `ptr` anywhere (then typed spellings read as `ptr`).
-/// A cheap scan for the keyword; a false positive only makes the reader accept typed
-/// spellings as `ptr`, which LLVM 15+ does too.
-pub fn uses_opaque_pointers(src: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(p) = find(&src[i..], b"ptr") {
-        let at = i + p;
-        let before = if at == 0 { b' ' } else { src[at - 1] };
-        let after = src.get(at + 3).copied().unwrap_or(b' ');
-        let ident = |c: u8| {
-            c.is_ascii_alphanumeric()
-                || matches!(c, b'_' | b'.' | b'$' | b'-' | b'%' | b'@' | b'"' | b'\\')
-        };
-        if !ident(before) && !ident(after) && !in_string_or_comment(src, at) {
-            return true;
-        }
-        i = at + 3;
-    }
-    false
-}
-
-/// Whether offset `at` is inside a quoted string or a `;` comment of its line (`c"Bad ptr
-/// map"` must not switch a typed-pointer module to `ptr`). LLVM never prints a raw newline
-/// inside a string, so quotes are counted from the line's start.
-fn in_string_or_comment(src: &[u8], at: usize) -> bool {
-    let line = src[..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |p| p + 1);
-    let mut quoted = false;
-    for &c in &src[line..at] {
-        match c {
-            b'"' => quoted = !quoted,
-            b';' if !quoted => return true,
-            _ => {}
-        }
-    }
-    quoted
-}
-
-/// Whether a `*` appears outside comments and strings (only typed pointers spell one).
-pub fn spells_typed_pointers(src: &[u8]) -> bool {
-    let mut i = 0;
-    while i < src.len() {
-        match src[i] {
-            b'*' => return true,
-            b'"' => match src[i + 1..].iter().position(|&c| c == b'"') {
-                Some(p) => i += p + 1,
-                None => return false,
-            },
-            b';' => match src[i..].iter().position(|&c| c == b'\n') {
-                Some(p) => i += p,
-                None => return false,
-            },
-            b'/' if src.get(i + 1) == Some(&b'*') => {
-                let rest = &crate::text::lexer::strip_comments(&src[i..]);
-                return spells_typed_pointers(rest);
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    false
-}
-
-fn find(h: &[u8], n: &[u8]) -> Option<usize> {
-    crate::util::bytes::find_sub(h, n)
-}
-
-/// Whether `src` starts with a bitcode magic number: raw (`BC 0xC0DE`) or in the wrapper
-/// Apple's tools write (`0x0B17C0DE`, little-endian).
-fn is_bitcode(src: &[u8]) -> bool {
-    src.starts_with(b"BC\xC0\xDE") || src.starts_with(b"\xDE\xC0\x17\x0B")
-}
-
 /// Reads the module-level entities of `src`.
 pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
-    if is_bitcode(src) {
+    if scan::is_bitcode(src) {
         return Err(Perr(Box::new((
             0,
             "input is LLVM bitcode, not IR text; convert it with llvm-dis first".to_string(),
@@ -364,7 +293,7 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
     let mut types = TypeTable::new();
     // Typed pointers (LLVM 14's rules) only for a module that spells them and never `ptr`; a
     // module without pointer types is read as LLVM 19 reads it.
-    types.opaque_mode = uses_opaque_pointers(src) || !spells_typed_pointers(src);
+    types.opaque_mode = scan::uses_opaque_pointers(src) || !scan::spells_typed_pointers(src);
     let mut r = ModuleReader {
         c: Cursor::new(src, 0),
         types,
@@ -628,128 +557,6 @@ impl<'a> ModuleReader<'a> {
                 .expect(Tok::RParen, "expected ')' after comdat var")?;
         }
         Ok(())
-    }
-
-    /// `!name = !{ !N, ... }`
-    fn read_named_metadata(&mut self) -> PResult<()> {
-        self.c.bump();
-        self.c.expect(Tok::Equal, "expected '=' here")?;
-        self.c.expect(Tok::Exclaim, "Expected '!' here")?;
-        self.c.expect(Tok::LBrace, "Expected '{' here")?;
-        if !self.c.eat(Tok::RBrace) {
-            loop {
-                if self.c.kind() == Tok::MetadataVar {
-                    parse_md_node_ref(self)?;
-                } else {
-                    self.c.expect(Tok::Exclaim, "Expected '!' here")?;
-                    let t = self.c.bump();
-                    match (t.kind, parse_u32(self.c.tok_text(t))) {
-                        (Tok::Int, Some(id)) => self.metadata_use(id, t.start as usize)?,
-                        _ => return self.c.err_at(t.start as usize, "expected metadata node"),
-                    }
-                }
-                if !self.c.eat(Tok::Comma) {
-                    break;
-                }
-            }
-            self.c
-                .expect(Tok::RBrace, "expected end of metadata node")?;
-        }
-        Ok(())
-    }
-
-    /// `!N = [distinct] node`
-    fn read_metadata_def(&mut self) -> PResult<()> {
-        // Most lines, as LLVM prints them, are read by bytes (see `scan_plain_fields`).
-        let head = self.plain_def_head();
-        if let Some((id, distinct, start)) = head {
-            if self.read_plain_node(start)? {
-                return self.define_metadata(id, start, distinct);
-            }
-        }
-        self.c.bump();
-        let id = match (self.c.kind(), parse_u32(self.c.text())) {
-            (Tok::Int, Some(id)) => id,
-            _ => return self.c.err("expected metadata number"),
-        };
-        self.c.bump();
-        self.c.expect(Tok::Equal, "expected '=' here")?;
-        if is_type_token(&self.c) {
-            return self.c.err("unexpected type in metadata definition");
-        }
-        let distinct = self.c.eat_kw(b"distinct");
-        let start = self.c.at();
-        match self.c.kind() {
-            Tok::MetadataVar => {
-                // The fast path was tried above if the head was plain.
-                if head.is_some() || !self.read_plain_node(start)? {
-                    parse_md_node_ref(self)?;
-                }
-            }
-            Tok::Exclaim if self.c.peek().kind == Tok::LBrace => parse_md_node_ref(self)?,
-            _ => return self.c.err("Expected '!' here"),
-        }
-        self.define_metadata(id, start, distinct)
-    }
-
-    /// Records `!id`, the node from `start` to the end of the last token read.
-    fn define_metadata(&mut self, id: u32, start: usize, distinct: bool) -> PResult<()> {
-        let node = MdNode {
-            start: start as u32,
-            end: self.c.prev_end,
-            distinct,
-        };
-        if !self.md_defs.define(id, node) {
-            // LLVM notices once the node is read: at the token after it.
-            return self.c.err("Metadata id is already used");
-        }
-        Ok(())
-    }
-
-    /// `!N = ` and `distinct ` as LLVM prints them, read by bytes at the cursor (an `!`): the
-    /// number, whether the node is distinct, and where it starts. Nothing is consumed.
-    fn plain_def_head(&self) -> Option<(u32, bool, usize)> {
-        let src = self.c.src;
-        let digits = self.c.at() + 1;
-        let mut i = digits;
-        while src.get(i).is_some_and(|c| c.is_ascii_digit()) {
-            i += 1;
-        }
-        let id = parse_u32(&src[digits..i])?;
-        i += src[i..].starts_with(b" = ").then_some(3)?;
-        let distinct = src[i..].starts_with(b"distinct ");
-        if distinct {
-            i += b"distinct ".len();
-        }
-        Some((id, distinct, i))
-    }
-
-    /// Reads the specialized node `!DIxxx(...)` at byte `start` by [`scan_plain_fields`] if
-    /// it applies (most of a `-g` module's metadata: its `!DILocation`s), leaving the cursor
-    /// after it; false, having consumed nothing, if not.
-    fn read_plain_node(&mut self, start: usize) -> PResult<bool> {
-        let src = self.c.src;
-        let mut open = start + 1;
-        while src.get(open).is_some_and(|c| c.is_ascii_alphabetic()) {
-            open += 1;
-        }
-        if src.get(start) != Some(&b'!')
-            || src.get(open) != Some(&b'(')
-            || !has_plain_fields(&src[start + 1..open])
-        {
-            return Ok(false);
-        }
-        let mut refs = std::mem::take(&mut self.md_refs);
-        refs.clear();
-        let end = scan_plain_fields(src, open + 1, &mut refs);
-        if let Some(end) = end {
-            for &(id, off) in &refs {
-                self.metadata_use(id, off as usize)?;
-            }
-            self.c.seek(end);
-        }
-        self.md_refs = refs;
-        Ok(end.is_some())
     }
 
     /// `^N = kind: (...)` summary entries, checked for balance only.
@@ -1115,103 +922,4 @@ fn is_type_token(c: &Cursor<'_>) -> bool {
                     | b"token"
                     | b"ptr"
             ))
-}
-
-/// The offset just after the `}` matching the `{` at `open`, skipping strings and comments
-/// (the end of input if there is none: the body reader then reports where it breaks), and
-/// whether the body uses `blockaddress(` outside them.
-pub fn skip_body(src: &[u8], open: usize) -> (usize, bool) {
-    use crate::util::bytes::{find_any, find_byte};
-    const KEYWORD: &[u8] = b"blockaddress";
-    let mut depth = 0usize;
-    let mut i = open;
-    let mut blockaddress = false;
-    // Only these bytes matter; the scan jumps from one to the next.
-    while let Some(p) = find_any(&src[i..], [b'{', b'}', b'"', b';', b'/', b'(']) {
-        i += p;
-        match src[i] {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return (i + 1, blockaddress);
-                }
-            }
-            b'(' => blockaddress |= src[..i].ends_with(KEYWORD),
-            b'"' => match find_byte(&src[i + 1..], b'"') {
-                Some(p) => i += p + 1,
-                None => return (src.len(), blockaddress),
-            },
-            b';' => match find_any(&src[i..], [b'\n', b'\r']) {
-                Some(p) => i += p,
-                None => return (src.len(), blockaddress),
-            },
-            b'/' if src.get(i + 1) == Some(&b'*') => {
-                i = skip_c_comment(src, i);
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    (src.len(), blockaddress)
-}
-
-/// The offset after the nested `/* */` comment starting at `i` (the end if unterminated).
-fn skip_c_comment(src: &[u8], mut i: usize) -> usize {
-    let mut d = 0usize;
-    while i < src.len() {
-        if src[i] == b'/' && src.get(i + 1) == Some(&b'*') {
-            d += 1;
-            i += 2;
-            continue;
-        }
-        if src[i] == b'*' && src.get(i + 1) == Some(&b'/') {
-            d -= 1;
-            i += 2;
-            if d == 0 {
-                break;
-            }
-            continue;
-        }
-        i += 1;
-    }
-    i
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn body_skipping_ignores_braces_in_strings_and_comments() {
-        let s = b"define void @f() { ; }\n call void asm \"}\", \"\"() /* } */ ret void }\nrest";
-        let open = s.iter().position(|&c| c == b'{').unwrap();
-        let (end, _) = skip_body(s, open);
-        assert_eq!(&s[end..], b"\nrest");
-    }
-
-    #[test]
-    fn body_skipping_notes_blockaddress_outside_strings_and_comments() {
-        let body = |s: &[u8]| skip_body(s, 0);
-        assert_eq!(body(b"{ ret ptr blockaddress(@f, %b) }"), (32, true));
-        assert!(!body(b"{ ; blockaddress(\n call void asm \"blockaddress(\", \"\"() }").1);
-        assert!(!body(b"{ call void @blockaddress_like() }").1);
-    }
-
-    #[test]
-    fn opaque_pointer_detection() {
-        assert!(uses_opaque_pointers(b"define ptr @f()"));
-        assert!(!uses_opaque_pointers(b"define i8* @ptr(i32* %ptr.x)"));
-        assert!(!uses_opaque_pointers(
-            b"@s = constant [9 x i8] c\"a ptr b\\00\" ; ptr\n; ptr\n"
-        ));
-        assert!(uses_opaque_pointers(
-            b"@s = constant [1 x i8] c\"\\00\" ; x\n@p = global ptr null"
-        ));
-        assert!(spells_typed_pointers(b"; x\ndeclare i8* @f()"));
-        assert!(!spells_typed_pointers(
-            b"; a*b\n@s = global [2 x i8] c\"*\\00\" /* * */"
-        ));
-    }
 }

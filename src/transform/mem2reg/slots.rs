@@ -40,7 +40,7 @@ pub struct Slot {
     /// `undef` that stand for its lifetime markers (see `kill_store`).
     pub stores: Vec<Inst>,
     /// Its lifetime markers of the whole slot, kept until the fast paths have had their
-    /// turn (see [`take_markers`]).
+    /// turn (see `take_markers`).
     pub markers: Vec<Inst>,
     /// Debug instructions naming it.
     pub dbg: Vec<DbgUser>,
@@ -78,7 +78,7 @@ pub struct NewPhi {
     pub loc: debug_info::Loc,
 }
 
-/// A phi placed for a slot and not yet made (see [`make_phis`]).
+/// A phi placed for a slot and not yet made (see `make_phis`).
 #[derive(Clone, Copy)]
 pub struct Candidate {
     /// Its slot (index into the round's slot list).
@@ -925,7 +925,7 @@ fn finish_slots(p: &mut Promoter<'_, '_>, slots: &[Slot], left: &[bool]) {
 }
 
 /// The new phis of each block: `of(b)` is block `b`'s range of the round's phi list (see
-/// [`make_phis`]), empty for blocks without new phis.
+/// `make_phis`), empty for blocks without new phis.
 pub struct PhisByBlock {
     off: Vec<u32>,
 }

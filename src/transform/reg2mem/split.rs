@@ -35,7 +35,7 @@ use crate::transform::mem2reg::names::{name_text, plain, NameTable};
 
 use super::loops::Loops;
 
-/// Incoming-edge counts of the blocks, kept up to date by [`split_edge`].
+/// Incoming-edge counts of the blocks, kept up to date by [`Splitter::split_edge`].
 pub struct Preds(SecondaryMap<Block, u32>);
 
 impl Preds {

@@ -1,0 +1,131 @@
+//! The module pass's metadata definitions: `!N = [distinct] node` (most lines, as LLVM
+//! prints them, read by bytes; the rest by tokens) and named metadata `!name = !{...}`.
+//!
+//! Invariant: a node is recorded once, with its span; every `!M` it names is noted as a use,
+//! checked against the definitions when the module ends.
+
+use super::*;
+
+impl<'a> ModuleReader<'a> {
+    /// `!name = !{ !N, ... }`
+    pub(super) fn read_named_metadata(&mut self) -> PResult<()> {
+        self.c.bump();
+        self.c.expect(Tok::Equal, "expected '=' here")?;
+        self.c.expect(Tok::Exclaim, "Expected '!' here")?;
+        self.c.expect(Tok::LBrace, "Expected '{' here")?;
+        if !self.c.eat(Tok::RBrace) {
+            loop {
+                if self.c.kind() == Tok::MetadataVar {
+                    parse_md_node_ref(self)?;
+                } else {
+                    self.c.expect(Tok::Exclaim, "Expected '!' here")?;
+                    let t = self.c.bump();
+                    match (t.kind, parse_u32(self.c.tok_text(t))) {
+                        (Tok::Int, Some(id)) => self.metadata_use(id, t.start as usize)?,
+                        _ => return self.c.err_at(t.start as usize, "expected metadata node"),
+                    }
+                }
+                if !self.c.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.c
+                .expect(Tok::RBrace, "expected end of metadata node")?;
+        }
+        Ok(())
+    }
+
+    /// `!N = [distinct] node`
+    pub(super) fn read_metadata_def(&mut self) -> PResult<()> {
+        // Most lines, as LLVM prints them, are read by bytes (see `scan_plain_fields`).
+        let head = self.plain_def_head();
+        if let Some((id, distinct, start)) = head {
+            if self.read_plain_node(start)? {
+                return self.define_metadata(id, start, distinct);
+            }
+        }
+        self.c.bump();
+        let id = match (self.c.kind(), parse_u32(self.c.text())) {
+            (Tok::Int, Some(id)) => id,
+            _ => return self.c.err("expected metadata number"),
+        };
+        self.c.bump();
+        self.c.expect(Tok::Equal, "expected '=' here")?;
+        if is_type_token(&self.c) {
+            return self.c.err("unexpected type in metadata definition");
+        }
+        let distinct = self.c.eat_kw(b"distinct");
+        let start = self.c.at();
+        match self.c.kind() {
+            Tok::MetadataVar => {
+                // The fast path was tried above if the head was plain.
+                if head.is_some() || !self.read_plain_node(start)? {
+                    parse_md_node_ref(self)?;
+                }
+            }
+            Tok::Exclaim if self.c.peek().kind == Tok::LBrace => parse_md_node_ref(self)?,
+            _ => return self.c.err("Expected '!' here"),
+        }
+        self.define_metadata(id, start, distinct)
+    }
+
+    /// Records `!id`, the node from `start` to the end of the last token read.
+    fn define_metadata(&mut self, id: u32, start: usize, distinct: bool) -> PResult<()> {
+        let node = MdNode {
+            start: start as u32,
+            end: self.c.prev_end,
+            distinct,
+        };
+        if !self.md_defs.define(id, node) {
+            // LLVM notices once the node is read: at the token after it.
+            return self.c.err("Metadata id is already used");
+        }
+        Ok(())
+    }
+
+    /// `!N = ` and `distinct ` as LLVM prints them, read by bytes at the cursor (an `!`): the
+    /// number, whether the node is distinct, and where it starts. Nothing is consumed.
+    fn plain_def_head(&self) -> Option<(u32, bool, usize)> {
+        let src = self.c.src;
+        let digits = self.c.at() + 1;
+        let mut i = digits;
+        while src.get(i).is_some_and(|c| c.is_ascii_digit()) {
+            i += 1;
+        }
+        let id = parse_u32(&src[digits..i])?;
+        i += src[i..].starts_with(b" = ").then_some(3)?;
+        let distinct = src[i..].starts_with(b"distinct ");
+        if distinct {
+            i += b"distinct ".len();
+        }
+        Some((id, distinct, i))
+    }
+
+    /// Reads the specialized node `!DIxxx(...)` at byte `start` by [`scan_plain_fields`] if
+    /// it applies (most of a `-g` module's metadata: its `!DILocation`s), leaving the cursor
+    /// after it; false, having consumed nothing, if not.
+    fn read_plain_node(&mut self, start: usize) -> PResult<bool> {
+        let src = self.c.src;
+        let mut open = start + 1;
+        while src.get(open).is_some_and(|c| c.is_ascii_alphabetic()) {
+            open += 1;
+        }
+        if src.get(start) != Some(&b'!')
+            || src.get(open) != Some(&b'(')
+            || !has_plain_fields(&src[start + 1..open])
+        {
+            return Ok(false);
+        }
+        let mut refs = std::mem::take(&mut self.md_refs);
+        refs.clear();
+        let end = scan_plain_fields(src, open + 1, &mut refs);
+        if let Some(end) = end {
+            for &(id, off) in &refs {
+                self.metadata_use(id, off as usize)?;
+            }
+            self.c.seek(end);
+        }
+        self.md_refs = refs;
+        Ok(end.is_some())
+    }
+}
