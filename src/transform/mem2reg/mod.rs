@@ -544,8 +544,10 @@ fn within_size(p: &Promoter<'_, '_>, a: Inst) -> bool {
     }
 }
 
-/// Remarks for the slots left in memory (scalars only). `allocas` lists the function's
-/// allocas as the last round began (the pass adds none, so it holds every one still placed).
+/// Remarks for the slots left in memory (scalars only, as LLVM: splitting an aggregate is
+/// SROA's work, and SROA reports it), and `--explain` lines for all of them. `allocas` lists
+/// the function's allocas as the last round began (the pass adds none, so it holds every one
+/// still placed).
 fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mut Report) {
     let f = &*p.f;
     let remaining: Vec<Inst> = allocas
@@ -564,11 +566,10 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mu
     for a in remaining {
         p.stats.not_promoted += 1;
         let slot = num.value_ref(p.f, p.f.dfg.insts[a].result);
+        let mut aggregate = false;
         let (reason, blocking) = match promotable::check(p.f, &uses, a) {
             Err((why, inst)) => {
-                if promotable::is_aggregate_slot(p.f, a) {
-                    continue;
-                }
+                aggregate = promotable::is_aggregate_slot(p.f, a);
                 (why.message().to_string(), Some(num.inst_text(p.f, inst)))
             }
             Ok(()) if !within_size(p, a) => {
@@ -585,12 +586,20 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mu
         if p.opts.explain {
             let _ = writeln!(
                 p.explain,
-                "{fname}: {slot}: stays in memory: {reason}{}",
+                "{fname}: {slot}: stays in memory: {reason}{}{}",
                 blocking
                     .as_deref()
                     .map(|b| format!(" (blocking use: {b})"))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if aggregate {
+                    " An aggregate: splitting it is SROA's work (no remark)."
+                } else {
+                    ""
+                }
             );
+        }
+        if aggregate {
+            continue;
         }
         report.remarks.push(Remark {
             function: fname.clone(),

@@ -5,8 +5,9 @@
 ; Slots mem2reg must leave in memory, each with the use that blocks it (--explain, on stderr
 ; after the module): the address escapes (passed to a call, stored as a value, offset by a
 ; GEP), a volatile load or store, a load or store of a type other than the slot's. Aggregate
-; slots (%arr) stay too, but are not explained: splitting them is SROA's business, and the
-; missed-promotion remarks of newer LLVM (conformance test missed-remarks.ll) skip them too.
+; slots (%arr) stay too and are explained, marked as SROA's business: the missed-promotion
+; remarks (-pass-remarks-output, as newer LLVM's, conformance test missed-remarks.ll) skip
+; them.
 ; Promoted in the same function: %ok, and %atomic (atomic but not volatile accesses do not
 ; block promotion, in LLVM either). The module is the same as opt-19 -passes=mem2reg -S
 ; writes.
