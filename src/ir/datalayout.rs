@@ -193,6 +193,25 @@ impl DataLayout {
         self.align_in(types, t, false, &mut Walk::default())
     }
 
+    /// Byte offset of field `k` of struct type `t` (named or literal; LLVM's
+    /// `StructLayout::getElementOffset`); `None` if `t` is no sized struct or has no field `k`.
+    pub fn field_offset(&self, types: &TypeTable, t: Type, k: usize) -> Option<u64> {
+        let TypeData::Struct { fields, packed } = types.data(types.resolve_named(t)) else {
+            return None;
+        };
+        let open = &mut Walk::default();
+        let mut off = 0u64;
+        for (i, &f) in fields.iter().enumerate() {
+            let (bits, fa) = self.size_abi(types, f, open)?;
+            off = round_up(off, if *packed { 1 } else { fa })?;
+            if i == k {
+                return Some(off);
+            }
+            off = off.checked_add(round_up(bits.div_ceil(8), fa)?)?;
+        }
+        None
+    }
+
     // The walks below visit each level of a type once (a 100,000-deep nest is linear, not
     // exponential), remember each named type's layout (`%T2 = type { %T1, %T1 }` chains stay
     // linear too), and end with `None` on a named struct that contains itself.

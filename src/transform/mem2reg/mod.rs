@@ -21,6 +21,7 @@
 //! slot left in memory. Invariant: a function's result depends only on the function (and the
 //! module's metadata), never on thread count or hash order.
 
+mod const_gep;
 pub mod debug_info;
 pub mod edit;
 pub mod explain;

@@ -333,7 +333,15 @@ pub(crate) fn guaranteed_not_poison(
                 .get(i as usize)
                 .is_some_and(|f| f & (param_flags::NOUNDEF | param_flags::DEREFERENCEABLE) != 0)
         }
-        ValueDef::Const(t) => const_not_poison(p.f.text(t)),
+        ValueDef::Const(t) => {
+            let text = p.f.text(t);
+            const_not_poison(text) || {
+                let r = &p.md.reader;
+                text.starts_with(b"getelementptr")
+                    && !text.windows(5).any(|w| w == b"undef" || w == b"poiso")
+                    && super::const_gep::not_poison(text, r.ctx, r.source, &p.f.types, p.dl)
+            }
+        }
         ValueDef::Inst(i) => inst_not_poison(p, i, depth),
     };
     direct || (ctx.is_some() && used_by_dominating_branch(p, v, ctx.expect("checked")))

@@ -1,0 +1,155 @@
+//! Whether a constant `getelementptr` expression cannot be poison: the question the fold of
+//! `phi(c, undef)` asks (see `simplify`). LLVM answers "maybe" for every `inbounds` GEP (its
+//! flag can make poison); this file answers "never" for the common constant clang writes,
+//! `getelementptr inbounds ([3 x i32], ptr @g, i64 0, i64 2)`, by checking its bounds:
+//!
+//! - the base is a global variable `@g` that cannot be null (not `extern_weak`), and the
+//!   source type is `@g`'s own value type (or `i8`, the byte-offset form);
+//! - every index is an integer literal, none negative (struct indices name a field);
+//! - the byte offset they give is at most `@g`'s allocation size.
+//!
+//! With no negative index the partial offsets only grow, so each step of the address
+//! computation stays inside `@g` or one past its end, and
+//! neither `inbounds`, `nusw` nor `nuw` can give poison (LangRef, "getelementptr"). A plain
+//! GEP of literals on such a global is never poison either. Anything else (vector indices,
+//! `inrange`, nested expressions, unknown types): "maybe", as LLVM.
+//!
+//! Invariant: only reads the constant's text, the module's globals and the data layout.
+
+use crate::ir::datalayout::DataLayout;
+use crate::ir::types::{Type, TypeData, TypeTable};
+use crate::text::parser::constants::int_literal_value;
+use crate::text::parser::module::{GlobalKind, ModuleCtx};
+
+/// Whether the constant `text` (a `getelementptr` expression) is certainly not poison.
+pub(super) fn not_poison(
+    text: &[u8],
+    ctx: Option<&ModuleCtx>,
+    source: &[u8],
+    types: &TypeTable,
+    dl: &DataLayout,
+) -> bool {
+    let (Some(ctx), Some(gep)) = (ctx, Gep::read(text)) else {
+        return false;
+    };
+    let Some(g) = ctx.global(gep.base) else {
+        return false;
+    };
+    if g.kind != GlobalKind::Variable || may_be_null(source, g.at as usize) {
+        return false;
+    }
+    let src_ty = if gep.src_ty == b"i8" {
+        types.lookup(&TypeData::Int(8))
+    } else {
+        let mut written = Vec::new();
+        types.write(&mut written, g.value_ty);
+        (written == gep.src_ty).then_some(g.value_ty)
+    };
+    let (Some(src_ty), Some(size)) = (src_ty, dl.alloc_size(types, g.value_ty)) else {
+        return false;
+    };
+    offset(&gep.indices, src_ty, types, dl).is_some_and(|off| off <= size)
+}
+
+/// The parts of `getelementptr [flags] (T, ptr @g, idx...)` this check needs.
+struct Gep<'t> {
+    src_ty: &'t [u8],
+    base: &'t [u8],
+    indices: Vec<u64>,
+}
+
+impl<'t> Gep<'t> {
+    /// Reads the expression; `None` for any form other than literals on a global.
+    fn read(text: &'t [u8]) -> Option<Gep<'t>> {
+        let mut rest = trim(text.strip_prefix(b"getelementptr")?);
+        // Flags: all harmless once the bounds hold; `inrange` is not handled.
+        loop {
+            let word = rest.split(|c| !c.is_ascii_alphabetic()).next()?;
+            match word {
+                b"inbounds" | b"nuw" | b"nusw" => rest = trim(&rest[word.len()..]),
+                _ => break,
+            }
+        }
+        let body = rest.strip_prefix(b"(")?.strip_suffix(b")")?;
+        let mut parts = split_top_level(body);
+        let src_ty = trim(parts.next()?);
+        let base = trim(parts.next()?).rsplit(|&c| c == b' ').next()?;
+        if !base.starts_with(b"@") {
+            return None;
+        }
+        let mut indices = Vec::new();
+        for part in parts {
+            let mut words = trim(part).split(|&c| c == b' ');
+            let ty = words.next()?;
+            let value = words.next()?;
+            if !ty.starts_with(b"i") || words.next().is_some() {
+                return None;
+            }
+            indices.push(u64::try_from(int_literal_value(value)?).ok()?);
+        }
+        Some(Gep {
+            src_ty,
+            base,
+            indices,
+        })
+    }
+}
+
+/// The comma-separated parts of `body` at nesting depth 0 (brackets, braces, angles, parens).
+fn split_top_level(body: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut depth = 0i32;
+    body.split(move |&c| {
+        match c {
+            b'[' | b'{' | b'<' | b'(' => depth += 1,
+            b']' | b'}' | b'>' | b')' => depth -= 1,
+            _ => {}
+        }
+        c == b',' && depth == 0
+    })
+}
+
+/// Whether global `@g`, defined at byte `at` of `source`, may have a null address.
+fn may_be_null(source: &[u8], at: usize) -> bool {
+    let Some(line) = source.get(at..) else {
+        return true;
+    };
+    let end = line.iter().position(|&c| c == b'\n').unwrap_or(line.len());
+    line[..end].windows(11).any(|w| w == b"extern_weak")
+}
+
+/// The byte offset `indices` select from a pointer to `ty` (`None` for a vector or another
+/// type the offset cannot be computed through, or a struct index past its fields).
+fn offset(indices: &[u64], ty: Type, types: &TypeTable, dl: &DataLayout) -> Option<u64> {
+    let (&first, rest) = indices.split_first()?;
+    let mut off = first.checked_mul(dl.alloc_size(types, ty)?)?;
+    let mut cur = ty;
+    for &i in rest {
+        let t = types.resolve_named(cur);
+        match types.data(t) {
+            TypeData::Array { elem, .. } => {
+                off = off.checked_add(i.checked_mul(dl.alloc_size(types, *elem)?)?)?;
+                cur = *elem;
+            }
+            TypeData::Struct { fields, .. } => {
+                let k = usize::try_from(i).ok()?;
+                off = off.checked_add(dl.field_offset(types, t, k)?)?;
+                cur = *fields.get(k)?;
+            }
+            _ => return None,
+        }
+    }
+    Some(off)
+}
+
+/// `s` without white space at either end.
+fn trim(s: &[u8]) -> &[u8] {
+    let start = s
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
+    &s[start..end]
+}
