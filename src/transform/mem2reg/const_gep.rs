@@ -4,7 +4,7 @@
 //! `getelementptr inbounds ([3 x i32], ptr @g, i64 0, i64 2)`, by checking its bounds:
 //!
 //! - the base is a global variable `@g` that cannot be null (not `extern_weak`), and the
-//!   source type is `@g`'s own value type (or `i8`, the byte-offset form);
+//!   source type is one the module already has (it was read with the constant);
 //! - every index is an integer literal, none negative (struct indices name a field);
 //! - the byte offset they give is at most `@g`'s allocation size.
 //!
@@ -17,7 +17,7 @@
 //! Invariant: only reads the constant's text, the module's globals and the data layout.
 
 use crate::ir::datalayout::DataLayout;
-use crate::ir::types::{Type, TypeData, TypeTable};
+use crate::ir::types::{FloatKind, Type, TypeData, TypeTable};
 use crate::text::parser::constants::int_literal_value;
 use crate::text::parser::module::{GlobalKind, ModuleCtx};
 
@@ -38,13 +38,7 @@ pub(super) fn not_poison(
     if g.kind != GlobalKind::Variable || may_be_null(source, g.at as usize) {
         return false;
     }
-    let src_ty = if gep.src_ty == b"i8" {
-        types.lookup(&TypeData::Int(8))
-    } else {
-        let mut written = Vec::new();
-        types.write(&mut written, g.value_ty);
-        (written == gep.src_ty).then_some(g.value_ty)
-    };
+    let src_ty = TypeText::read(gep.src_ty, types);
     let (Some(src_ty), Some(size)) = (src_ty, dl.alloc_size(types, g.value_ty)) else {
         return false;
     };
@@ -139,6 +133,111 @@ fn offset(indices: &[u64], ty: Type, types: &TypeTable, dl: &DataLayout) -> Opti
         }
     }
     Some(off)
+}
+
+/// A type's text read back into the type table's existing types (nothing is interned: a
+/// type the table lacks, or a form not read here, gives `None`).
+struct TypeText<'t, 'y> {
+    s: &'t [u8],
+    i: usize,
+    types: &'y TypeTable,
+}
+
+impl<'t> TypeText<'t, '_> {
+    fn read(s: &'t [u8], types: &TypeTable) -> Option<Type> {
+        let mut r = TypeText { s, i: 0, types };
+        let t = r.ty(0)?;
+        r.skip_ws();
+        (r.i == s.len()).then_some(t)
+    }
+
+    fn skip_ws(&mut self) {
+        while self.s.get(self.i).is_some_and(u8::is_ascii_whitespace) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, tok: &[u8]) -> bool {
+        self.skip_ws();
+        let hit = self.s[self.i..].starts_with(tok);
+        if hit {
+            self.i += tok.len();
+        }
+        hit
+    }
+
+    /// A run of name characters (`i32`, `x`, `%struct.S0` without its `%`).
+    fn word(&mut self) -> &'t [u8] {
+        self.skip_ws();
+        let (s, start) = (self.s, self.i);
+        while s
+            .get(self.i)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$' | b'-'))
+        {
+            self.i += 1;
+        }
+        &s[start..self.i]
+    }
+
+    fn ty(&mut self, depth: u32) -> Option<Type> {
+        if depth > 64 {
+            return None;
+        }
+        let data = if self.eat(b"[") {
+            let len = std::str::from_utf8(self.word()).ok()?.parse().ok()?;
+            if self.word() != b"x" {
+                return None;
+            }
+            let elem = self.ty(depth + 1)?;
+            self.eat(b"]").then_some(TypeData::Array { len, elem })?
+        } else if self.eat(b"<{") {
+            self.fields(b"}>", true, depth)?
+        } else if self.eat(b"{") {
+            self.fields(b"}", false, depth)?
+        } else if self.eat(b"%") {
+            let name = self.word();
+            return self.types.lookup(&TypeData::Named(name.into()));
+        } else {
+            match self.word() {
+                b"ptr" => return Some(self.types.ptr()),
+                w if w.len() > 1 && w[0] == b'i' => {
+                    TypeData::Int(std::str::from_utf8(&w[1..]).ok()?.parse().ok()?)
+                }
+                b"half" => TypeData::Float(FloatKind::Half),
+                b"bfloat" => TypeData::Float(FloatKind::BFloat),
+                b"float" => TypeData::Float(FloatKind::Float),
+                b"double" => TypeData::Float(FloatKind::Double),
+                b"x86_fp80" => TypeData::Float(FloatKind::X86Fp80),
+                b"fp128" => TypeData::Float(FloatKind::Fp128),
+                _ => return None,
+            }
+        };
+        // A typed pointer (`T*`) is not read: the base's `@g` is what the bounds use.
+        self.skip_ws();
+        if self.s.get(self.i) == Some(&b'*') {
+            return None;
+        }
+        self.types.lookup(&data)
+    }
+
+    fn fields(&mut self, close: &[u8], packed: bool, depth: u32) -> Option<TypeData> {
+        let mut fields = Vec::new();
+        if !self.eat(close) {
+            loop {
+                fields.push(self.ty(depth + 1)?);
+                if self.eat(close) {
+                    break;
+                }
+                if !self.eat(b",") {
+                    return None;
+                }
+            }
+        }
+        Some(TypeData::Struct {
+            fields: fields.into(),
+            packed,
+        })
+    }
 }
 
 /// `s` without white space at either end.

@@ -11,11 +11,14 @@
 ; @struct_field: field 1 of { i8, i32 } (offset 4 of 8): folds.
 ; @byte_offset: the i8 form LLVM folds GEPs to, offset 8 of 12: folds; 13: kept.
 ; @weak: an extern_weak global may be null, and a non-zero offset of null is poison: kept.
+; @other_type: the GEP's type need not be the global's (clang writes bit-field structs'
+; initializers with types of their own): [2 x i16] at i64 0, i64 1 is offset 2 of 4: folds.
 %struct.S = type { i8, i32 }
 
 @a = internal global [3 x i32] zeroinitializer, align 4
 @s = internal global %struct.S zeroinitializer, align 4
 @w = extern_weak global [3 x i32], align 4
+@b = internal global { i8, [2 x i8], i8 } zeroinitializer, align 1
 
 define ptr @in_bounds(i1 %c) {
 entry:
@@ -112,6 +115,20 @@ entry:
 
 then:
   store ptr getelementptr inbounds ([3 x i32], ptr @w, i64 0, i64 2), ptr %p, align 8
+  br label %join
+
+join:
+  %v = load ptr, ptr %p, align 8
+  ret ptr %v
+}
+
+define ptr @other_type(i1 %c) {
+entry:
+  %p = alloca ptr, align 8
+  br i1 %c, label %then, label %join
+
+then:
+  store ptr getelementptr inbounds ([2 x i16], ptr @b, i64 0, i64 1), ptr %p, align 8
   br label %join
 
 join:
