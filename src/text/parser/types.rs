@@ -13,7 +13,7 @@ use crate::text::lexer::Tok;
 use crate::text::names::name_key;
 
 /// The type named by a type keyword, if `word` is one (`ptr` is handled by the caller).
-fn keyword_type(word: &[u8]) -> Option<TypeData> {
+pub fn keyword_type(word: &[u8]) -> Option<TypeData> {
     Some(match word {
         b"void" => TypeData::Void,
         b"half" => TypeData::Float(FloatKind::Half),

@@ -17,9 +17,11 @@
 //! Invariant: only reads the constant's text, the module's globals and the data layout.
 
 use crate::ir::datalayout::DataLayout;
-use crate::ir::types::{FloatKind, Type, TypeData, TypeTable};
+use crate::ir::metadata::trim;
+use crate::ir::types::{Type, TypeData, TypeTable};
 use crate::text::parser::constants::int_literal_value;
 use crate::text::parser::module::{GlobalKind, ModuleCtx};
+use crate::text::parser::types::keyword_type;
 
 /// Whether the constant `text` (a `getelementptr` expression) is certainly not poison.
 pub(super) fn not_poison(
@@ -203,13 +205,7 @@ impl<'t> TypeText<'t, '_> {
                 w if w.len() > 1 && w[0] == b'i' => {
                     TypeData::Int(std::str::from_utf8(&w[1..]).ok()?.parse().ok()?)
                 }
-                b"half" => TypeData::Float(FloatKind::Half),
-                b"bfloat" => TypeData::Float(FloatKind::BFloat),
-                b"float" => TypeData::Float(FloatKind::Float),
-                b"double" => TypeData::Float(FloatKind::Double),
-                b"x86_fp80" => TypeData::Float(FloatKind::X86Fp80),
-                b"fp128" => TypeData::Float(FloatKind::Fp128),
-                _ => return None,
+                w => keyword_type(w)?,
             }
         };
         // A typed pointer (`T*`) is not read: the base's `@g` is what the bounds use.
@@ -238,17 +234,4 @@ impl<'t> TypeText<'t, '_> {
             packed,
         })
     }
-}
-
-/// `s` without white space at either end.
-fn trim(s: &[u8]) -> &[u8] {
-    let start = s
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(s.len());
-    let end = s
-        .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &s[start..end]
 }
