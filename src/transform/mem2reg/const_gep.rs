@@ -3,8 +3,9 @@
 //! flag can make poison); this file answers "never" for the common constant clang writes,
 //! `getelementptr inbounds ([3 x i32], ptr @g, i64 0, i64 2)`, by checking its bounds:
 //!
-//! - the base is a global variable `@g` that cannot be null (not `extern_weak`), and the
-//!   source type is one the module already has (it was read with the constant);
+//! - the base is a global variable `@g` (or, with typed pointers, a bitcast of one) that
+//!   cannot be null (not `extern_weak`), and the source type is one the module already has
+//!   (it was read with the constant);
 //! - every index is an integer literal, none negative (struct indices name a field);
 //! - the byte offset they give is at most `@g`'s allocation size.
 //!
@@ -69,10 +70,7 @@ impl<'t> Gep<'t> {
         let body = rest.strip_prefix(b"(")?.strip_suffix(b")")?;
         let mut parts = split_top_level(body);
         let src_ty = trim(parts.next()?);
-        let base = trim(parts.next()?).rsplit(|&c| c == b' ').next()?;
-        if !base.starts_with(b"@") {
-            return None;
-        }
+        let base = global_operand(trim(parts.next()?))?;
         let mut indices = Vec::new();
         for part in parts {
             let mut words = trim(part).split(|&c| c == b' ');
@@ -89,6 +87,21 @@ impl<'t> Gep<'t> {
             indices,
         })
     }
+}
+
+/// The global a GEP's base operand names: `ptr @g`, `T* @g`, or (typed pointers, where a
+/// global of another type needs a cast) `T* bitcast (U* @g to T*)`, which keeps the address.
+fn global_operand(base: &[u8]) -> Option<&[u8]> {
+    let value = match crate::util::bytes::find_sub(base, b"bitcast (") {
+        Some(k) => {
+            let inner = base[k + b"bitcast (".len()..].strip_suffix(b")")?;
+            let to = crate::util::bytes::find_sub(inner, b" to ")?;
+            &inner[..to]
+        }
+        None => base,
+    };
+    let name = trim(value).rsplit(|&c| c == b' ').next()?;
+    name.starts_with(b"@").then_some(name)
 }
 
 /// The comma-separated parts of `body` at nesting depth 0 (brackets, braces, angles, parens).
