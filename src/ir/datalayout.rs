@@ -200,16 +200,7 @@ impl DataLayout {
             return None;
         };
         let open = &mut Walk::default();
-        let mut off = 0u64;
-        for (i, &f) in fields.iter().enumerate() {
-            let (bits, fa) = self.size_abi(types, f, open)?;
-            off = round_up(off, if *packed { 1 } else { fa })?;
-            if i == k {
-                return Some(off);
-            }
-            off = off.checked_add(round_up(bits.div_ceil(8), fa)?)?;
-        }
-        None
+        Some(self.struct_layout(types, fields, *packed, Some(k), open)?.0)
     }
 
     // The walks below visit each level of a type once (a 100,000-deep nest is linear, not
@@ -257,7 +248,7 @@ impl DataLayout {
                 Some((len.checked_mul(alloc)?.checked_mul(8)?, abi))
             }
             TypeData::Struct { fields, packed } => {
-                let (bytes, align) = self.struct_layout(types, fields, *packed, open)?;
+                let (bytes, align) = self.struct_layout(types, fields, *packed, None, open)?;
                 let abi = if *packed {
                     1
                 } else {
@@ -317,7 +308,7 @@ impl DataLayout {
                 if *packed && abi {
                     1
                 } else {
-                    let layout = self.struct_layout(types, fields, *packed, open)?.1;
+                    let layout = self.struct_layout(types, fields, *packed, None, open)?.1;
                     let base = if abi {
                         self.struct_abi
                     } else {
@@ -339,21 +330,32 @@ impl DataLayout {
     }
 
     /// (size in bytes, ABI alignment) of a struct.
+    /// Lays `fields` out in order: the struct's (size, alignment) in bytes, or with `stop`
+    /// = `Some(k)` the offset of field `k` (and the alignment so far; `None` if there is no
+    /// field `k`).
     fn struct_layout(
         &self,
         types: &TypeTable,
         fields: &[Type],
         packed: bool,
+        stop: Option<usize>,
         open: &mut Walk,
     ) -> Option<(u64, u64)> {
         let (mut off, mut align) = (0u64, 1u64);
-        for &f in fields {
+        for (i, &f) in fields.iter().enumerate() {
             let (bits, fa) = self.size_abi(types, f, open)?;
             let a = if packed { 1 } else { fa };
-            off = round_up(off, a)?.checked_add(round_up(bits.div_ceil(8), fa)?)?;
+            off = round_up(off, a)?;
+            if stop == Some(i) {
+                return Some((off, align));
+            }
+            off = off.checked_add(round_up(bits.div_ceil(8), fa)?)?;
             align = align.max(a);
         }
-        Some((round_up(off, align)?, align))
+        match stop {
+            Some(_) => None,
+            None => Some((round_up(off, align)?, align)),
+        }
     }
 }
 

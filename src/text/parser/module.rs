@@ -55,6 +55,9 @@ pub struct GlobalSym {
     pub is_definition: bool,
     /// Byte offset of the definition's name.
     pub at: u32,
+    /// A global variable declared `extern_weak`: its address may be null. (False for the
+    /// other kinds.)
+    pub extern_weak: bool,
 }
 
 /// A function definition's span.
@@ -659,6 +662,7 @@ impl<'a> ModuleReader<'a> {
                 value_ty: ty,
                 is_definition: true,
                 at: name.start,
+                extern_weak: linkage == b"extern_weak",
             },
         )?;
         let declaration = matches!(linkage, b"external" | b"extern_weak");
@@ -745,6 +749,7 @@ impl<'a> ModuleReader<'a> {
                 value_ty: ty,
                 is_definition: true,
                 at: name.start,
+                extern_weak: false,
             },
         )?;
         while self.c.eat(Tok::Comma) {
@@ -782,6 +787,7 @@ impl<'a> ModuleReader<'a> {
                 value_ty: h.fn_ty,
                 is_definition: false,
                 at: h.name.start,
+                extern_weak: false,
             },
         )
     }
@@ -802,6 +808,7 @@ impl<'a> ModuleReader<'a> {
                 value_ty: h.fn_ty,
                 is_definition: true,
                 at: h.name.start,
+                extern_weak: false,
             },
         )?;
         if self.c.kind() != Tok::LBrace {

@@ -28,7 +28,6 @@ use crate::text::parser::types::keyword_type;
 pub(super) fn not_poison(
     text: &[u8],
     ctx: Option<&ModuleCtx>,
-    source: &[u8],
     types: &TypeTable,
     dl: &DataLayout,
 ) -> bool {
@@ -38,7 +37,7 @@ pub(super) fn not_poison(
     let Some(g) = ctx.global(gep.base) else {
         return false;
     };
-    if g.kind != GlobalKind::Variable || may_be_null(source, g.at as usize) {
+    if g.kind != GlobalKind::Variable || g.extern_weak {
         return false;
     }
     let src_ty = TypeText::read(gep.src_ty, types);
@@ -115,15 +114,6 @@ fn split_top_level(body: &[u8]) -> impl Iterator<Item = &[u8]> {
         }
         c == b',' && depth == 0
     })
-}
-
-/// Whether global `@g`, defined at byte `at` of `source`, may have a null address.
-fn may_be_null(source: &[u8], at: usize) -> bool {
-    let Some(line) = source.get(at..) else {
-        return true;
-    };
-    let end = line.iter().position(|&c| c == b'\n').unwrap_or(line.len());
-    line[..end].windows(11).any(|w| w == b"extern_weak")
 }
 
 /// The byte offset `indices` select from a pointer to `ty` (`None` for a vector or another

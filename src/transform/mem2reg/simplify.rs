@@ -333,22 +333,15 @@ pub(crate) fn guaranteed_not_poison(
                 .get(i as usize)
                 .is_some_and(|f| f & (param_flags::NOUNDEF | param_flags::DEREFERENCEABLE) != 0)
         }
-        ValueDef::Const(t) => {
-            let text = p.f.text(t);
-            const_not_poison(text) || {
-                let r = &p.md.reader;
-                text.starts_with(b"getelementptr")
-                    && !text.windows(5).any(|w| w == b"undef" || w == b"poiso")
-                    && super::const_gep::not_poison(text, r.ctx, r.source, &p.f.types, p.dl)
-            }
-        }
+        ValueDef::Const(t) => const_not_poison(p, p.f.text(t)),
         ValueDef::Inst(i) => inst_not_poison(p, i, depth),
     };
     direct || (ctx.is_some() && used_by_dominating_branch(p, v, ctx.expect("checked")))
 }
 
-/// Constants that cannot be poison: literals, `null`, globals, strings, aggregates of those.
-fn const_not_poison(t: &[u8]) -> bool {
+/// Constants that cannot be poison: literals, `null`, globals, strings, aggregates of those,
+/// and constant GEPs that stay within a global (see `const_gep`).
+fn const_not_poison(p: &Promoter<'_, '_>, t: &[u8]) -> bool {
     let contains = |w: &[u8]| t.windows(w.len()).any(|x| x == w);
     if contains(b"poison") || contains(b"undef") {
         return false;
@@ -358,10 +351,12 @@ fn const_not_poison(t: &[u8]) -> bool {
         .take_while(|c| c.is_ascii_alphabetic() || **c == b'_')
         .count();
     let word = &t[..first_word];
+    if word == b"getelementptr" {
+        return super::const_gep::not_poison(t, p.md.reader.ctx, &p.f.types, p.dl);
+    }
     !matches!(
         word,
-        b"getelementptr"
-            | b"add"
+        b"add"
             | b"sub"
             | b"mul"
             | b"shl"
