@@ -666,4 +666,6 @@ fn yaml_scalar(s: &str) -> String {
 }
 
 #[cfg(test)]
+mod semantics_tests;
+#[cfg(test)]
 mod tests;
