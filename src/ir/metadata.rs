@@ -46,22 +46,32 @@ pub struct MdReader<'a> {
 
 /// The node a reference text names: `!7` → number 7; anything else is inline.
 pub fn node_id(text: &[u8]) -> Option<MdNodeId> {
-    // Fast path, the common reference `!123` (no white space): digits read once.
-    if let [b'!', digits @ ..] = text {
-        if digits.len() <= 9 {
-            if let Some(n) = parse_u32(digits) {
-                return Some(MdNodeId::Num(n));
-            }
-        }
+    if let Some(n) = node_number(text) {
+        return Some(MdNodeId::Num(n));
     }
     let t = trim(text);
     if t.is_empty() || t == b"null" {
         return None;
     }
-    if t.len() > 1 && t[0] == b'!' && t[1..].iter().all(u8::is_ascii_digit) {
-        return parse_u32(&t[1..]).map(MdNodeId::Num);
-    }
     Some(MdNodeId::Inline(t.to_vec()))
+}
+
+/// `N` when the reference text is `!N` (white space around allowed), without building an
+/// [`MdNodeId`] (an inline node's would copy its text).
+pub fn node_number(text: &[u8]) -> Option<u32> {
+    // Fast path, the common reference `!123` (no white space): digits read once.
+    if let [b'!', digits @ ..] = text {
+        if digits.len() <= 9 {
+            if let Some(n) = parse_u32(digits) {
+                return Some(n);
+            }
+        }
+    }
+    let t = trim(text);
+    if t.len() > 1 && t[0] == b'!' && t[1..].iter().all(u8::is_ascii_digit) {
+        return parse_u32(&t[1..]);
+    }
+    None
 }
 
 /// `s` without leading and trailing ASCII white space.

@@ -228,10 +228,7 @@ fn loc_key(func: &Function, r: MdRef) -> Option<u64> {
 
 /// `N` of a reference `!N`.
 fn number(text: &[u8]) -> Option<u32> {
-    match metadata::node_id(text)? {
-        MdNodeId::Num(n) => Some(n),
-        MdNodeId::Inline(_) => None,
-    }
+    metadata::node_number(text)
 }
 
 /// A debug instruction that names a slot.
@@ -486,14 +483,8 @@ pub fn merge(func: &mut Function, md: &mut DbgMd<'_>, a: Loc, b: Loc) -> Loc {
 }
 
 fn merge_uncached(func: &mut Function, md: &mut DbgMd<'_>, a: MdRef, b: MdRef) -> Loc {
-    let ta = func.md_text(a).to_vec();
-    let tb = func.md_text(b).to_vec();
-    let (ida, la) = md
-        .location(&ta)
-        .or_else(|| Some((metadata::node_id(&ta)?, Location::parse(&ta)?)))?;
-    let (idb, lb) = md
-        .location(&tb)
-        .or_else(|| Some((metadata::node_id(&tb)?, Location::parse(&tb)?)))?;
+    let (ida, la) = read_loc(md, func.md_text(a))?;
+    let (idb, lb) = read_loc(md, func.md_text(b))?;
     if ida == idb {
         return Some(a);
     }
@@ -509,6 +500,12 @@ fn merge_uncached(func: &mut Function, md: &mut DbgMd<'_>, a: MdRef, b: MdRef) -
         return Some(b);
     }
     Some(func.add_new_md(merged.to_text()))
+}
+
+/// The location a `!dbg` reference names, or the location a new node's text spells.
+fn read_loc(md: &mut DbgMd<'_>, text: &[u8]) -> Option<(MdNodeId, Location)> {
+    md.location(text)
+        .or_else(|| Some((metadata::node_id(text)?, Location::parse(text)?)))
 }
 
 /// The inlined-at chain of a location (itself first).
