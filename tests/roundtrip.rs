@@ -6,43 +6,11 @@
 //! Needs LLVM 19 and 14 (scripts/install-deps.sh); set MEM2REG_SKIP_LLVM_TESTS=1 to skip on a
 //! machine without them (never under CI).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The binary under test; MEM2REG_TOOL overrides it (e.g. scripts/opt-standin.py, to check the
-/// harness itself).
-fn tool() -> String {
-    std::env::var("MEM2REG_TOOL").unwrap_or_else(|_| env!("CARGO_BIN_EXE_mem2reg").to_string())
-}
-
-/// Whether the external tools are there; panics with a clear message when they are not,
-/// unless the skip is asked for explicitly outside CI.
-fn tools_present(tools: &[&str]) -> bool {
-    let missing: Vec<&str> = tools
-        .iter()
-        .copied()
-        .filter(|t| {
-            !Command::new("sh")
-                .args(["-c", &format!("command -v {t}")])
-                .output()
-                .map(|o| o.status.success())
-                .unwrap_or(false)
-        })
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let ci = std::env::var("CI").map(|v| v == "true").unwrap_or(false);
-    if !ci && std::env::var_os("MEM2REG_SKIP_LLVM_TESTS").is_some() {
-        eprintln!("SKIPPED (MEM2REG_SKIP_LLVM_TESTS): missing {missing:?}");
-        return false;
-    }
-    panic!("missing tools {missing:?}: run scripts/install-deps.sh (or set MEM2REG_SKIP_LLVM_TESTS=1 outside CI)");
-}
+mod common;
+use common::{root, tool, tools_present};
 
 fn python(script: &Path, args: &[&str]) -> (bool, String) {
     let out = Command::new("python3")

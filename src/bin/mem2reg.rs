@@ -41,6 +41,9 @@ OPTIONS:
   --max-slot-size=BYTES     Leave slots larger than BYTES in memory
   --phi-copy-limit=N        Leave the costliest slots in memory while phi operands exceed N
   --entry-only              Promote only entry-block slots, as LLVM does
+  --promote-byte-arrays     Also promote [N x i8] slots (rustc's) whose loads and stores all
+                            use one type that fits, as slots of that type (LLVM leaves them
+                            to SROA)
   -cfg-dot-filename-prefix=P
                             dot-cfg and dot-cfg-only write P.FUNCTION.dot (as opt does;
                             P may name a folder); default: .FUNCTION.dot
@@ -157,6 +160,7 @@ fn parse_args(argv: Vec<String>) -> Parsed {
             "stats" => a.stats = true,
             "explain" => a.m2r.explain = true,
             "entry-only" => a.m2r.promote_non_entry = false,
+            "promote-byte-arrays" => a.m2r.byte_array_slots = true,
             "pass-remarks-output" => match value("pass-remarks-output") {
                 Ok(v) => a.remarks_output = Some(v),
                 Err(e) => return e,

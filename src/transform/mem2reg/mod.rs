@@ -15,10 +15,9 @@
 //!
 //! Beyond LLVM 19: for slots that need phis, lifetime markers of the whole slot act as stores
 //! of `undef` (as in newer LLVM), so a variable declared in a loop needs no phi around the
-//! back edge. Options: slots
-//! outside the entry block, a maximum slot size, a phi-copy
-//! budget (seed 02), minimal / semi-pruned SSA for comparison, and an explanation of every
-//! slot left in memory. Invariant: a function's result depends only on the function (and the
+//! back edge. Options: slots outside the entry block, byte-array slots accessed as one type
+//! (rustc's), a maximum slot size, a phi-copy budget (seed 02), minimal / semi-pruned SSA for
+//! comparison, and an explanation of every slot left in memory. Invariant: a function's result depends only on the function (and the
 //! module's metadata), never on thread count or hash order.
 
 mod const_gep;
@@ -39,7 +38,7 @@ use crate::analysis::cfg::Cfg;
 use crate::analysis::domtree::DomTree;
 use crate::entity::EntityRef;
 use crate::ir::metadata::MdReader;
-use crate::ir::{Function, Inst, Module, Opcode};
+use crate::ir::{Function, Inst, Module, Opcode, Type};
 use crate::text::parser::ModuleCtx;
 
 pub use promotable::Blocker;
@@ -69,6 +68,10 @@ pub struct Options {
     /// Promote slots outside the entry block too (their value is undefined each time the
     /// `alloca` runs).
     pub promote_non_entry: bool,
+    /// Promote byte arrays `[N x i8]` (rustc's stack slots) whose loads and stores all use
+    /// one type that fits in them, as slots of that type (see [`promotable::value_type`]).
+    /// LLVM's mem2reg leaves them to SROA.
+    pub byte_array_slots: bool,
     /// Collect a readable explanation of every slot.
     pub explain: bool,
     /// Collect a [`Remark`] (with the blocking use) for every scalar slot left in memory. It
@@ -87,6 +90,7 @@ impl Default for Options {
             max_slot_bytes: None,
             phi_copy_limit: None,
             promote_non_entry: true,
+            byte_array_slots: false,
             explain: false,
             remarks: true,
             time_analyses: false,
@@ -425,28 +429,29 @@ pub(crate) fn promote_keeping_aliases(
             break;
         }
         let uses = &scratch.uses;
+        let tys = value_types(&p, uses, &candidates);
         // Small functions: slot by slot (their uses are in cache); large ones: one walk
         // over the function (the same verdicts; see `check_all`).
         let verdicts = if p.f.dfg.insts.len() > CHECK_BY_WALK_FROM_INSTS {
-            promotable::check_all(p.f, uses, &candidates, &mut p.phi_of)
+            promotable::check_all(p.f, uses, &candidates, &tys, &mut p.phi_of)
         } else {
             let f = &*p.f;
-            candidates
-                .iter()
-                .map(|&a| promotable::check(f, uses, a))
+            (candidates.iter().zip(&tys))
+                .map(|(&a, &t)| promotable::check(f, uses, a, t))
                 .collect()
         };
-        let mut chosen = Vec::new();
-        for (a, v) in candidates.into_iter().zip(verdicts) {
+        let (mut chosen, mut chosen_tys) = (Vec::new(), Vec::new());
+        for ((a, v), t) in candidates.into_iter().zip(verdicts).zip(tys) {
             if v.is_ok() && within_size(&p, a) && !p.over_budget.contains(&a) {
                 chosen.push(a);
+                chosen_tys.push(t);
             }
         }
         if chosen.is_empty() {
             break;
         }
         let again = p.stores_an_address && may_unblock(p.f, uses, &chosen);
-        slots::promote(&mut p, uses, chosen);
+        slots::promote(&mut p, uses, chosen, chosen_tys);
         rounds += 1;
         if !again || rounds > 1_000_000 {
             break;
@@ -535,6 +540,14 @@ fn candidate_slots(p: &Promoter<'_, '_>, allocas: &[Inst]) -> Vec<Inst> {
     out
 }
 
+/// [`promotable::value_type`] of each slot of `allocas`.
+fn value_types(p: &Promoter<'_, '_>, uses: &uses::UseIndex, allocas: &[Inst]) -> Vec<Type> {
+    let bytes = p.opts.byte_array_slots;
+    (allocas.iter())
+        .map(|&a| promotable::value_type(p.f, uses, p.dl, a, bytes))
+        .collect()
+}
+
 fn within_size(p: &Promoter<'_, '_>, a: Inst) -> bool {
     match p.opts.max_slot_bytes {
         None => true,
@@ -568,7 +581,8 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mu
         p.stats.not_promoted += 1;
         let slot = num.value_ref(p.f, p.f.dfg.insts[a].result);
         let mut aggregate = false;
-        let (reason, blocking) = match promotable::check(p.f, &uses, a) {
+        let ty = value_types(p, &uses, &[a])[0];
+        let (reason, blocking) = match promotable::check(p.f, &uses, a, ty) {
             Err((why, inst)) => {
                 aggregate = promotable::is_aggregate_slot(p.f, a);
                 (why.message().to_string(), Some(num.inst_text(p.f, inst)))

@@ -6,10 +6,15 @@
 //! droppable uses (`llvm.assume` operand bundles), `llvm.fake.use` and debug uses do not
 //! block; a `bitcast` or all-zero `getelementptr` used only by lifetime markers or droppable
 //! uses is fine, an `addrspacecast` only by lifetime markers.
+//!
+//! Beyond LLVM, with [`Options::byte_array_slots`](super::Options::byte_array_slots): a byte
+//! array `[N x i8]` (the type rustc gives every local) whose loads and stores all use one type
+//! that fits in its N bytes is promoted as a slot of that type ([`value_type`]).
 
 use super::tags::ValueTags;
 use super::uses::UseIndex;
-use crate::ir::{flags, Function, Inst, Opcode, Type, Value, ValueDef};
+use crate::ir::datalayout::DataLayout;
+use crate::ir::{flags, Function, Inst, Opcode, Type, TypeData, Value, ValueDef};
 
 /// Why a slot stays in memory.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -106,11 +111,59 @@ fn all_zero_indices(func: &Function, i: Inst) -> bool {
         })
 }
 
-/// Checks slot `alloca` (an `alloca` instruction); `Err` names the blocking use.
-pub fn check(func: &Function, uses: &UseIndex, alloca: Inst) -> Result<(), (Blocker, Inst)> {
+/// The type the slot's value has in SSA form, which [`check`] requires of every load and
+/// store: the allocated type; or, with `byte_arrays`, for a byte array `[N x i8]`, the type
+/// of its first load or store when that type's allocation size is at most N. A slot whose
+/// loads and stores all use that one type behaves as a slot of that type (each load reads,
+/// in the same type, what the last store wrote), and the bytes past it are never read.
+pub fn value_type(
+    func: &Function,
+    uses: &UseIndex,
+    dl: &DataLayout,
+    alloca: Inst,
+    byte_arrays: bool,
+) -> Type {
+    let d = &func.dfg.insts[alloca];
+    let ty = d.aux_ty;
+    if !byte_arrays {
+        return ty;
+    }
+    let TypeData::Array { len, elem } = *func.types.data(func.types.resolve_named(ty)) else {
+        return ty;
+    };
+    if elem != func.types.common().i8 {
+        return ty;
+    }
     let dfg = &func.dfg;
-    let ptr = dfg.insts[alloca].result;
-    let ty = dfg.insts[alloca].aux_ty;
+    let first = uses
+        .users(d.result)
+        .iter()
+        .find_map(|&(u, k)| match dfg.opcode(u) {
+            Opcode::Load => Some(dfg.value_type(dfg.insts[u].result)),
+            Opcode::Store if k == 1 => Some(dfg.value_type(dfg.resolve(dfg.inst_values(u)[0]))),
+            _ => None,
+        });
+    match first {
+        Some(t)
+            if dl
+                .alloc_size(&func.types, t)
+                .is_some_and(|size| size <= len) =>
+        {
+            t
+        }
+        _ => ty,
+    }
+}
+
+/// Checks slot `alloca` (an `alloca` instruction) whose value type (see [`value_type`]) is
+/// `ty`; `Err` names the blocking use.
+pub fn check(
+    func: &Function,
+    uses: &UseIndex,
+    alloca: Inst,
+    ty: Type,
+) -> Result<(), (Blocker, Inst)> {
+    let ptr = func.dfg.insts[alloca].result;
     for &(u, k) in uses.users(ptr) {
         check_use(func, uses, ty, u, k)?;
     }
@@ -121,16 +174,17 @@ pub fn check(func: &Function, uses: &UseIndex, alloca: Inst) -> Result<(), (Bloc
 /// than one walk over each slot's users: those are spread over the whole function, so on a
 /// large one visiting them slot by slot misses the caches at every use. The walk meets each
 /// slot's users in use-list order (the index lists them in layout order), so the first
-/// blocking use it finds is the one `check` names. `tags` must be clear; it is left clear.
+/// blocking use it finds is the one `check` names. `tys` are the slots' value types. `tags`
+/// must be clear; it is left clear.
 pub fn check_all(
     func: &Function,
     uses: &UseIndex,
     allocas: &[Inst],
+    tys: &[Type],
     tags: &mut ValueTags,
 ) -> Vec<Result<(), (Blocker, Inst)>> {
     let dfg = &func.dfg;
     let mut out = vec![Ok(()); allocas.len()];
-    let tys: Vec<Type> = allocas.iter().map(|&a| dfg.insts[a].aux_ty).collect();
     for (j, &a) in allocas.iter().enumerate() {
         tags.set(dfg.insts[a].result, j as u32);
     }
@@ -207,7 +261,6 @@ fn check_use(
 
 /// Whether the slot is an aggregate whose refusal is SROA's business (not reported).
 pub fn is_aggregate_slot(func: &Function, alloca: Inst) -> bool {
-    use crate::ir::TypeData;
     let ty = func.dfg.insts[alloca].aux_ty;
     let ty = func.types.resolve_named(ty);
     matches!(
@@ -265,8 +318,11 @@ r:
             .filter(|&i| f.dfg.opcode(i) == Opcode::Alloca)
             .collect();
         let mut tags = ValueTags::default();
-        let walked = check_all(f, &uses, &allocas, &mut tags);
-        let each: Vec<_> = allocas.iter().map(|&a| check(f, &uses, a)).collect();
+        let tys: Vec<Type> = allocas.iter().map(|&a| f.dfg.insts[a].aux_ty).collect();
+        let walked = check_all(f, &uses, &allocas, &tys, &mut tags);
+        let each: Vec<_> = (allocas.iter().zip(&tys))
+            .map(|(&a, &t)| check(f, &uses, a, t))
+            .collect();
         assert_eq!(walked, each);
         assert!(tags.is_clear());
         let blockers: Vec<Option<Blocker>> =

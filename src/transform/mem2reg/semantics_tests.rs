@@ -8,8 +8,9 @@
 //! refine the original's: equal, unless the original's was undefined (a load before any store,
 //! or `undef`). The programs: random CFGs (reducible and irreducible, repeated edges,
 //! unreachable parts), slots in the entry block and in other blocks (loop bodies among them:
-//! undefined again each time their `alloca` runs), loaded values used in dominated blocks,
-//! every SSA flavour, and phi-copy budgets that leave some slots in memory.
+//! undefined again each time their `alloca` runs), byte-array slots as rustc writes them
+//! (left in memory, or promoted with `byte_array_slots`), loaded values used in dominated
+//! blocks, every SSA flavour, and phi-copy budgets that leave some slots in memory.
 //!
 //! Everything is a pure function of the seed ([`Rng`]): a failure prints seed and program.
 
@@ -48,7 +49,10 @@ fn random_program(rng: &mut Rng, seed: u64) -> String {
          define void @f(i32 %x, i32 %y) {\nstart:\n",
     );
     for j in 0..entry_slots {
-        s += &format!("  %e{j} = alloca i32, align 4\n");
+        // Some slots are byte arrays, as rustc writes them (promoted with
+        // `byte_array_slots`, else left in memory).
+        let ty = ["i32", "[4 x i8]", "[8 x i8]"][below(rng, 4).saturating_sub(1)];
+        s += &format!("  %e{j} = alloca {ty}, align 4\n");
         if chance(rng, 2, 3) {
             s += &format!("  store i32 {}, ptr %e{j}, align 4\n", 10 + j);
         }
@@ -426,7 +430,14 @@ fn option_sets() -> Vec<(&'static str, Options)> {
         ..Options::default()
     };
     vec![
-        ("pruned", Options::default()),
+        ("pruned", with(Flavour::Pruned, None)),
+        (
+            "byte arrays",
+            Options {
+                byte_array_slots: true,
+                ..Options::default()
+            },
+        ),
         ("semi-pruned", with(Flavour::SemiPruned, None)),
         ("minimal", with(Flavour::Minimal, None)),
         ("budget 2", with(Flavour::Pruned, Some(2))),
@@ -453,8 +464,8 @@ fn promoted_programs_behave_as_the_originals() {
             .collect();
         for (name, opts) in &sets {
             let out = promote(&text, opts);
-            if *name == "pruned" {
-                // Every slot of these programs is promotable.
+            if *name == "byte arrays" {
+                // Every slot of these programs is promotable (byte arrays too).
                 assert!(
                     !out.contains(" = alloca "),
                     "seed {seed}: slots left\n{text}\n{out}"

@@ -30,8 +30,11 @@ pub struct Slot {
     pub alloca: Inst,
     /// Its address value.
     pub ptr: Value,
-    /// The allocated type.
+    /// The type of its value: the type of every load and store (the allocated type, but
+    /// for a byte array promoted as the one type it is accessed with).
     pub ty: Type,
+    /// The allocated type.
+    pub alloc_ty: Type,
     /// Its unescaped name (empty if unnamed).
     pub name: Vec<u8>,
     /// Loads of it, in layout order.
@@ -96,12 +99,18 @@ impl NewPhi {
     }
 }
 
-/// Runs one round on `allocas` (all promotable).
-pub(crate) fn promote(p: &mut Promoter<'_, '_>, uses: &UseIndex, allocas: Vec<Inst>) {
+/// Runs one round on `allocas` (all promotable), whose values have types `tys` (see
+/// [`super::promotable::value_type`]).
+pub(crate) fn promote(
+    p: &mut Promoter<'_, '_>,
+    uses: &UseIndex,
+    allocas: Vec<Inst>,
+    tys: Vec<Type>,
+) {
     let entry = p.f.layout.entry_block().expect("non-empty function");
     let mut slots: Vec<Slot> = Vec::with_capacity(allocas.len());
-    for a in allocas {
-        let s = new_slot(p, a, entry);
+    for (a, ty) in allocas.into_iter().zip(tys) {
+        let s = new_slot(p, a, ty, entry);
         slots.push(s);
     }
     // The phis placed, in placement order (the order LLVM makes them in, which naming
@@ -198,7 +207,7 @@ fn remove_kills(p: &mut Promoter<'_, '_>) {
     }
 }
 
-fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
+fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, ty: Type, entry: Block) -> Slot {
     let d = p.f.dfg.insts[a];
     let block = p.f.layout.inst_block(a).expect("placed alloca");
     // A recycled slot lends its lists' buffers (see `Promoter::slot_pool`).
@@ -217,7 +226,8 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, entry: Block) -> Slot {
     Slot {
         alloca: a,
         ptr: d.result,
-        ty: d.aux_ty,
+        ty,
+        alloc_ty: d.aux_ty,
         name,
         loads,
         stores,
@@ -316,7 +326,7 @@ fn covers_slot(p: &mut Promoter<'_, '_>, s: &Slot, u: Inst) -> bool {
     match size {
         Some(-1) => true,
         Some(n) if n >= 0 => {
-            p.md.alloc_size(p.f, p.dl, s.ty)
+            p.md.alloc_size(p.f, p.dl, s.alloc_ty)
                 .is_some_and(|a| n as u128 >= u128::from(a))
         }
         _ => false,
@@ -422,7 +432,7 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
 
 /// The data layout and the slot's allocation size, for debug-info conversions.
 pub(super) fn slot_info<'a>(p: &mut Promoter<'_, 'a>, s: &Slot) -> debug_info::SlotInfo<'a> {
-    let elem = p.md.alloc_size(p.f, p.dl, s.ty).map(|b| b * 8);
+    let elem = p.md.alloc_size(p.f, p.dl, s.alloc_ty).map(|b| b * 8);
     let count = match p.f.dfg.inst_values(s.alloca).first() {
         None => Some(1),
         Some(&c) => match p.f.dfg.values[p.f.dfg.resolve(c)].def {
