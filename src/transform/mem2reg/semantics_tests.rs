@@ -16,11 +16,11 @@
 
 use std::collections::HashMap;
 
-use super::{promote_function, Flavour, Options};
+use super::tests::promoted;
+use super::{Flavour, Options};
 use crate::analysis::domtree::naive;
 use crate::analysis::testutil::{below, chance, random_graph};
 use crate::entity::EntityRef;
-use crate::ir::module::FuncId;
 use crate::ir::Block;
 use crate::util::rng::Rng;
 
@@ -414,15 +414,6 @@ fn refines(after: &Trace, before: &Trace) -> bool {
             .all(|(a, b)| b.is_none() || a == b)
 }
 
-fn promote(text: &str, opts: &Options) -> String {
-    let mut m = crate::text::parse(text.as_bytes().to_vec().into()).expect("test input parses");
-    let f = &mut m.functions[FuncId(0)];
-    promote_function(f, None, opts);
-    let errs = crate::verify::verify_function(f);
-    assert!(errs.is_empty(), "{text}\n{errs:?}");
-    String::from_utf8(crate::text::print_module(&m, 1)).expect("utf-8")
-}
-
 fn option_sets() -> Vec<(&'static str, Options)> {
     let with = |flavour, phi_copy_limit| Options {
         flavour,
@@ -463,7 +454,7 @@ fn promoted_programs_behave_as_the_originals() {
             })
             .collect();
         for (name, opts) in &sets {
-            let out = promote(&text, opts);
+            let out = promoted(&text, opts);
             if *name == "byte arrays" {
                 // Every slot of these programs is promotable (byte arrays too).
                 assert!(

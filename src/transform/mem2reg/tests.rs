@@ -78,7 +78,8 @@ fn random_program(rng: &mut Rng, seed: u64) -> String {
     s
 }
 
-fn promoted(text: &str, opts: &Options) -> String {
+/// `text`'s first function promoted with `opts`, verified, and printed.
+pub(super) fn promoted(text: &str, opts: &Options) -> String {
     let mut m = crate::text::parse(text.as_bytes().to_vec().into()).expect("test input parses");
     let f = &mut m.functions[FuncId(0)];
     promote_function(f, None, opts);
