@@ -2,13 +2,14 @@
 //!
 //! The oracle is deliberately naive and independent of the IR: an interpreter of the printed
 //! text, for the few instructions the generator writes (`alloca`, `load`, `store`, `add`,
-//! `phi`, calls of `@choice`/`@pick`/`@obs`, `br`, `switch`, `ret`). Both versions run on the
+//! `phi`, calls of `@choice`/`@pick`/`@obs`, lifetime markers, `br`, `switch`, `ret`). Both versions run on the
 //! same arguments and the same stream of external choices (mem2reg never changes control
 //! flow, so they take the same path), and every value the promoted run passes to `@obs` must
 //! refine the original's: equal, unless the original's was undefined (a load before any store,
 //! or `undef`). The programs: random CFGs (reducible and irreducible, repeated edges,
 //! unreachable parts), slots in the entry block and in other blocks (loop bodies among them:
-//! undefined again each time their `alloca` runs), byte-array slots as rustc writes them
+//! undefined again each time their `alloca` runs), lifetime markers of whole slots and of
+//! parts (after one, a slot's contents are undefined), byte-array slots as rustc writes them
 //! (left in memory, or promoted with `byte_array_slots`), loaded values used in dominated
 //! blocks, every SSA flavour, and phi-copy budgets that leave some slots in memory.
 //!
@@ -45,7 +46,9 @@ fn random_program(rng: &mut Rng, seed: u64) -> String {
         .map(|_| reachable[below(rng, reachable.len())])
         .collect();
     let mut s = String::from(
-        "declare i1 @choice()\ndeclare i32 @pick()\ndeclare void @obs(i32)\n\n\
+        "declare i1 @choice()\ndeclare i32 @pick()\ndeclare void @obs(i32)\n\
+         declare void @llvm.lifetime.start.p0(i64, ptr)\n\
+         declare void @llvm.lifetime.end.p0(i64, ptr)\n\n\
          define void @f(i32 %x, i32 %y) {\nstart:\n",
     );
     for j in 0..entry_slots {
@@ -87,7 +90,7 @@ fn random_program(rng: &mut Rng, seed: u64) -> String {
             let pick = |rng: &mut Rng, v: &[String]| v[below(rng, v.len())].clone();
             let name = format!("%t{tmp}");
             tmp += 1;
-            match below(rng, 8) {
+            match below(rng, 9) {
                 0..=2 => {
                     let p = pick(rng, &slots);
                     body += &format!("  {name} = load i32, ptr {p}, align 4\n");
@@ -101,8 +104,17 @@ fn random_program(rng: &mut Rng, seed: u64) -> String {
                     let (a, b) = (pick(rng, &have), pick(rng, &have));
                     body += &format!("  {name} = add i32 {a}, {b}\n");
                 }
-                _ => {
+                7 => {
                     body += &format!("  call void @obs(i32 {})\n", pick(rng, &have));
+                    continue;
+                }
+                _ => {
+                    // Of the whole slot (4 bytes of an i32 or [4 x i8]) or of part of it.
+                    let which = ["start", "end"][below(rng, 2)];
+                    let size = [4, 4, 2, -1][below(rng, 4)];
+                    let p = pick(rng, &slots);
+                    body +=
+                        &format!("  call void @llvm.lifetime.{which}.p0(i64 {size}, ptr {p})\n");
                     continue;
                 }
             }
@@ -158,6 +170,8 @@ enum Inst {
     Choice(String),
     Pick(String),
     Obs(Op),
+    /// `llvm.lifetime.start` or `.end`: the slot's contents are undefined after it.
+    Lifetime(Op),
     Br(String),
     CondBr(Op, String, String),
     Switch(Op, String, Vec<(i32, String)>),
@@ -225,6 +239,13 @@ fn parse_inst(line: &str) -> Inst {
         Inst::Pick(dst)
     } else if let Some(r) = after("call void @obs(") {
         Inst::Obs(op(r.trim_end_matches(')')))
+    } else if rhs.starts_with("call void @llvm.lifetime.") {
+        let args = rhs
+            .split_once('(')
+            .expect("arguments")
+            .1
+            .trim_end_matches(')');
+        Inst::Lifetime(op(parts(args)[1]))
     } else if let Some(r) = after("br label ") {
         Inst::Br(label(r))
     } else if let Some(r) = after("br ") {
@@ -381,6 +402,7 @@ fn run(text: &str, x: i32, y: i32, choices: &[u32], steps: usize) -> Trace {
                     env.insert(d.clone(), Val::Int(Some(v as i32)));
                 }
                 Inst::Obs(v) => trace.obs.push(int(&env, v)),
+                Inst::Lifetime(p) => memory[ptr(&env, p)] = None,
                 Inst::Br(t) => next = Some(t.clone()),
                 Inst::CondBr(c, t, f) => {
                     let c = int(&env, c).expect("defined condition");
