@@ -17,8 +17,9 @@
 //! of `undef` (as in newer LLVM), so a variable declared in a loop needs no phi around the
 //! back edge. Options: slots outside the entry block, byte-array slots accessed as one type
 //! (rustc's), a maximum slot size, a phi-copy budget (seed 02), minimal / semi-pruned SSA for
-//! comparison, and an explanation of every slot left in memory. Invariant: a function's result depends only on the function (and the
-//! module's metadata), never on thread count or hash order.
+//! comparison, and an explanation of every slot left in memory. Invariant: a function's
+//! result depends only on the function (and the module's metadata), never on thread count or
+//! hash order.
 
 mod const_gep;
 pub mod debug_info;

@@ -2,11 +2,11 @@
 //!
 //! The oracle is deliberately naive and independent of the IR: an interpreter of the printed
 //! text, for the few instructions the generator writes (`alloca`, `load`, `store`, `add`,
-//! `phi`, calls of `@choice`/`@pick`/`@obs`, lifetime markers, `br`, `switch`, `ret`). Both versions run on the
-//! same arguments and the same stream of external choices (mem2reg never changes control
-//! flow, so they take the same path), and every value the promoted run passes to `@obs` must
-//! refine the original's: equal, unless the original's was undefined (a load before any store,
-//! or `undef`). The programs: random CFGs (reducible and irreducible, repeated edges,
+//! `phi`, calls of `@choice`/`@pick`/`@obs`, lifetime markers, `br`, `switch`, `ret`). Both
+//! versions run on the same arguments and the same stream of external choices (mem2reg never
+//! changes control flow, so they take the same path), and every value the promoted run passes
+//! to `@obs` must refine the original's: equal, unless the original's was undefined (a load
+//! before any store, or `undef`). The programs: random CFGs (reducible and irreducible, repeated edges,
 //! unreachable parts), slots in the entry block and in other blocks (loop bodies among them:
 //! undefined again each time their `alloca` runs), lifetime markers of whole slots and of
 //! parts (after one, a slot's contents are undefined), byte-array slots as rustc writes them
