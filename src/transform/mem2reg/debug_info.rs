@@ -125,7 +125,7 @@ impl<'m> DbgMd<'m> {
 
     /// [`MdReader::location`], memoized for `!N` references.
     fn location(&mut self, text: &[u8]) -> Option<(MdNodeId, Location)> {
-        let Some(n) = number(text) else {
+        let Some(n) = metadata::node_number(text) else {
             return self.reader.location(text);
         };
         if let Some(l) = self.m.locations.get(&n) {
@@ -188,7 +188,7 @@ impl<'m> DbgMd<'m> {
     }
 
     fn variable_size(&mut self, var: &[u8]) -> Option<u64> {
-        let Some(n) = number(var) else {
+        let Some(n) = metadata::node_number(var) else {
             return self.reader.variable_size(var);
         };
         if let Some(&size) = self.m.var_size.get(&n) {
@@ -222,13 +222,8 @@ impl<'m> std::ops::Deref for DbgMd<'m> {
 fn loc_key(func: &Function, r: MdRef) -> Option<u64> {
     match r {
         MdRef::New(k) => Some(1 << 32 | u64::from(k)),
-        MdRef::Text(_) => number(func.md_text(r)).map(u64::from),
+        MdRef::Text(_) => metadata::node_number(func.md_text(r)).map(u64::from),
     }
-}
-
-/// `N` of a reference `!N`.
-fn number(text: &[u8]) -> Option<u32> {
-    metadata::node_number(text)
 }
 
 /// A debug instruction that names a slot.
@@ -355,7 +350,7 @@ pub fn covers(
 /// The location of a debug value made from `user`: line 0 in its scope.
 pub fn value_loc(func: &mut Function, md: &mut DbgMd<'_>, user: &DbgUser) -> MdRef {
     let text = func.md_text(user.loc);
-    let n = number(text);
+    let n = metadata::node_number(text);
     if let Some(r) = n.and_then(|n| md.m.line_zero.get(&n)) {
         return *r;
     }

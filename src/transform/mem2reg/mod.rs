@@ -582,7 +582,7 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mu
         p.stats.not_promoted += 1;
         let slot = num.value_ref(p.f, p.f.dfg.insts[a].result);
         let mut aggregate = false;
-        let ty = value_types(p, &uses, &[a])[0];
+        let ty = promotable::value_type(p.f, &uses, p.dl, a, p.opts.byte_array_slots);
         let (reason, blocking) = match promotable::check(p.f, &uses, a, ty) {
             Err((why, inst)) => {
                 aggregate = promotable::is_aggregate_slot(p.f, a);

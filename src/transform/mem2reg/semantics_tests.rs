@@ -328,9 +328,13 @@ enum Val {
     Ptr(usize),
 }
 
-/// Runs `@f(x, y)` with the given choices, for at most `steps` blocks.
-fn run(text: &str, x: i32, y: i32, choices: &[u32], steps: usize) -> Trace {
-    let (blocks, entry) = parse_function(text);
+/// `@f` read by [`parse_function`].
+type Program = (HashMap<String, Vec<Inst>>, String);
+
+/// Runs `@f(x, y)` of `program` with the given choices, for at most `steps` blocks.
+fn run(program: &Program, x: i32, y: i32, choices: &[u32], steps: usize) -> Trace {
+    let (blocks, entry) = program;
+    let entry = entry.clone();
     let mut env: HashMap<String, Val> = HashMap::new();
     env.insert("x".into(), Val::Int(Some(x)));
     env.insert("y".into(), Val::Int(Some(y)));
@@ -475,8 +479,10 @@ fn promoted_programs_behave_as_the_originals() {
                 )
             })
             .collect();
+        let before_program = parse_function(&text);
         for (name, opts) in &sets {
             let out = promoted(&text, opts);
+            let after_program = parse_function(&out);
             if *name == "byte arrays" {
                 // Every slot of these programs is promotable (byte arrays too).
                 assert!(
@@ -486,8 +492,8 @@ fn promoted_programs_behave_as_the_originals() {
                 phis += out.matches(" = phi ").count();
             }
             for (x, y, choices) in &runs {
-                let before = run(&text, *x, *y, choices, 300);
-                let after = run(&out, *x, *y, choices, 300);
+                let before = run(&before_program, *x, *y, choices, 300);
+                let after = run(&after_program, *x, *y, choices, 300);
                 assert!(
                     refines(&after, &before),
                     "seed {seed}, {name}, x={x} y={y}\n{text}\n{out}\nbefore {before:?}\nafter {after:?}"
@@ -517,7 +523,8 @@ fn interpreter_reads_the_subset() {
                 store i32 %t2, ptr %n0, align 4\n  call void @obs(i32 %t2)\n  \
                 %w0 = call i32 @pick()\n  switch i32 %w0, label %b1 [\n    i32 0, label %b0\n  ]\n\
                 b1:\n  ret void\n}\n";
-    let t = run(text, 3, 0, &[0, 3], 10);
+    let program = parse_function(text);
+    let t = run(&program, 3, 0, &[0, 3], 10);
     assert_eq!(
         t,
         Trace {
@@ -525,7 +532,7 @@ fn interpreter_reads_the_subset() {
             returned: true
         }
     );
-    let t = run(text, 3, 0, &[0], 10);
+    let t = run(&program, 3, 0, &[0], 10);
     assert_eq!(
         t,
         Trace {

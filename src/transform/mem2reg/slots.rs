@@ -30,11 +30,9 @@ pub struct Slot {
     pub alloca: Inst,
     /// Its address value.
     pub ptr: Value,
-    /// The type of its value: the type of every load and store (the allocated type, but
-    /// for a byte array promoted as the one type it is accessed with).
+    /// The type of its value: the type of every load and store (the allocated type, the
+    /// alloca's `aux_ty`, but for a byte array promoted as the one type it is accessed with).
     pub ty: Type,
-    /// The allocated type.
-    pub alloc_ty: Type,
     /// Its unescaped name (empty if unnamed).
     pub name: Vec<u8>,
     /// Loads of it, in layout order.
@@ -227,7 +225,6 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, ty: Type, entry: Block) -> Slot {
         alloca: a,
         ptr: d.result,
         ty,
-        alloc_ty: d.aux_ty,
         name,
         loads,
         stores,
@@ -326,7 +323,8 @@ fn covers_slot(p: &mut Promoter<'_, '_>, s: &Slot, u: Inst) -> bool {
     match size {
         Some(-1) => true,
         Some(n) if n >= 0 => {
-            p.md.alloc_size(p.f, p.dl, s.alloc_ty)
+            let allocated = p.f.dfg.insts[s.alloca].aux_ty;
+            p.md.alloc_size(p.f, p.dl, allocated)
                 .is_some_and(|a| n as u128 >= u128::from(a))
         }
         _ => false,
@@ -432,7 +430,8 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
 
 /// The data layout and the slot's allocation size, for debug-info conversions.
 pub(super) fn slot_info<'a>(p: &mut Promoter<'_, 'a>, s: &Slot) -> debug_info::SlotInfo<'a> {
-    let elem = p.md.alloc_size(p.f, p.dl, s.alloc_ty).map(|b| b * 8);
+    let allocated = p.f.dfg.insts[s.alloca].aux_ty;
+    let elem = p.md.alloc_size(p.f, p.dl, allocated).map(|b| b * 8);
     let count = match p.f.dfg.inst_values(s.alloca).first() {
         None => Some(1),
         Some(&c) => match p.f.dfg.values[p.f.dfg.resolve(c)].def {
