@@ -158,11 +158,11 @@ if [ "$STANDIN" -eq 1 ]; then
 else
   run_stage build cargo build --release || BUILT=0
   if [ "$BUILT" -eq 1 ]; then
-    run_stage cargo-test cargo test --release --no-fail-fast
+    run_stage cargo-test cargo test --release --workspace --no-fail-fast
   else
     skip_stage cargo-test "the build failed"
   fi
-  run_stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+  run_stage docs env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 fi
 
 run_stage programs python3 scripts/check-programs.py --jobs "$JOBS"

@@ -1,14 +1,17 @@
 //! # mem2reg — SSA construction and destruction on LLVM IR text, in pure Rust
 //!
 //! ```text
-//! .ll bytes ─► text::parse ─► ir::Module ─► pipeline (passes) ─► text::print ─► .ll bytes
-//!                                 │              │
-//!                                 │     analysis (cfg, domtree, frontier, idf, liveness)
-//!                                 │     transform (mem2reg, phi_elim, reg2mem)
+//!            llvm-reader          llvm-ir           mem2reg-passes            llvm-ir
+//! .ll bytes ─► text::parse ─► ir::Module ─► pipeline (transform::*) ─► text::print_module ─► .ll
+//!                                 │                 │ adapters over
+//!                                 │                 ▼
+//!                                 │     ssa: dominators, frontiers, placement, renaming, copies
 //!                                 └──── verify (after passes; always in tests)
 //! ```
-//! One direction: the parser builds the IR, passes change it through the IR's API, the printer
-//! only reads it. Analyses never write into the IR.
+//! One direction: the reader builds the IR, passes change it through the IR's API, the printer
+//! only reads it. Analyses never write into the IR. This crate is the command line and the
+//! streaming driver; it re-exports the workspace's crates under the paths below. The
+//! algorithms, for any IR, are the `ssa` crate.
 //!
 //! # Worked example: the `max` function of seed 03
 //!
@@ -86,16 +89,37 @@
 //! [`transform::mem2reg::Options::explain`] set, also `Report::explanations`).
 #![warn(missing_docs)]
 
-pub mod analysis;
 pub mod driver;
-pub mod entity;
-pub mod ir;
-pub mod pipeline;
 pub mod stages;
-pub mod text;
-pub mod transform;
-pub mod util;
-pub mod verify;
+
+pub use llvm_ir::{entity, ir, util, verify};
+pub use passes::{analysis, transform};
+
+/// The textual form: reading ([`llvm_reader`]) and printing ([`llvm_ir::print`]).
+pub mod text {
+    pub use llvm_ir::print as printer;
+    pub use llvm_ir::print::{names, print_function, print_module};
+    pub use llvm_reader::{error, lexer, parser, parse, parse_with, ParseError};
+}
+
+/// Pass pipelines ([`passes::pipeline`]), with module passes run in stages ([`crate::stages`]).
+pub mod pipeline {
+    pub use passes::pipeline::*;
+
+    /// Runs `passes` over `m`: function passes on every function (in parallel on up to
+    /// `opts.threads` threads, reports in function order); a pipeline with module passes is cut
+    /// into stages run one after the other ([`crate::stages`]).
+    pub fn run(
+        m: &mut llvm_ir::ir::Module,
+        passes: &[Pass],
+        opts: &RunOptions,
+    ) -> Result<RunReport, PipelineError> {
+        if passes.iter().any(|p| p.is_module_pass()) {
+            return crate::stages::run_staged(m, passes, opts);
+        }
+        passes::pipeline::run(m, passes, opts)
+    }
+}
 
 /// The Rust examples of README.md, run as doc tests so the README cannot drift from the API.
 #[cfg(doctest)]

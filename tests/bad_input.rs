@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use mem2reg::text::{parser, print_module};
-use mem2reg::util::rng::Rng;
+use ssa::testing::Rng;
 
 /// Reads `src` as a module: `Ok(printed text)` or `Err(rendered error)`. Panics only if the
 /// reader panics (the test then fails), or if an error has no location.

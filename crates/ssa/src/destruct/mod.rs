@@ -1,0 +1,3 @@
+//! Out of SSA for any IR.
+
+pub mod parallel_copy;

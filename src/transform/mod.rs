@@ -1,8 +1,0 @@
-//! Transforms: SSA construction and destruction.
-
-pub mod debugify;
-pub mod edges;
-pub mod mem2reg;
-pub mod parallel_copy;
-pub mod phi_elim;
-pub mod reg2mem;
