@@ -7,7 +7,6 @@
 //!
 //! Everything is a pure function of the seed ([`Rng`]): a failure prints the seed.
 
-use llvm_ir::entity::EntityRef;
 use llvm_ir::ir::{Block, Function, Inst, Module, Value};
 use llvm_ir::verify::*;
 use ssa::{Cfg, DomTree};

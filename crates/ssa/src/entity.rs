@@ -37,6 +37,16 @@ macro_rules! entity_impl {
         }
         #[allow(dead_code)]
         impl $name {
+            /// The entity with index `i` (as `EntityRef::new`, without importing the trait).
+            #[inline]
+            pub fn new(i: usize) -> Self {
+                <Self as $crate::entity::EntityRef>::new(i)
+            }
+            /// This entity's index (as `EntityRef::index`).
+            #[inline]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
             /// A placeholder that is never a valid entity (`u32::MAX`).
             pub const NONE: $name = $name(u32::MAX);
             /// Whether this is [`Self::NONE`].

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cfg;
+pub mod construct;
 pub mod destruct;
 pub mod domtree;
 pub mod entity;
@@ -28,16 +29,3 @@ pub use graph::{AdjacencyGraph, Graph, GraphError, Predecessors};
 pub struct Block(pub u32);
 entity_impl!(Block, "block");
 
-impl Block {
-    /// The block with index `i` (as [`entity::EntityRef::new`], without importing the trait).
-    #[inline]
-    pub fn new(i: usize) -> Self {
-        <Self as entity::EntityRef>::new(i)
-    }
-
-    /// This block's index (as [`entity::EntityRef::index`]).
-    #[inline]
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}

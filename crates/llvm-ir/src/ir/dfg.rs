@@ -349,7 +349,6 @@ impl DataFlowGraph {
         if !self.has_aliases {
             return;
         }
-        use crate::entity::EntityRef;
         // Compress every chain in place: afterwards each replaced value maps to its root.
         let al = self.aliases.as_mut_slice();
         let n = al.len();

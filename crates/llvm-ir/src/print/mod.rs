@@ -10,7 +10,7 @@
 //! Functions are printed into separate buffers, in parallel when asked, and joined in module
 //! order: the output is the same whatever the thread count.
 
-use crate::entity::{EntityRef, SecondaryMap};
+use crate::entity::SecondaryMap;
 use crate::ir::{Block, Function, Inst, Item, MdRef, Module, Piece, Text, Value, ValueDef};
 use crate::util::fxhash::FxHashMap;
 pub use crate::lexical::{write_u32, write_u64};

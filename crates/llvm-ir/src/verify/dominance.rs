@@ -17,7 +17,6 @@
 //! the tree's DFS numbers.
 
 use super::{Cx, ErrorKind, Graph, Reporter};
-use crate::entity::EntityRef;
 use crate::ir::types::TypeData;
 use crate::ir::{Block, Inst, Opcode, Value, ValueDef};
 

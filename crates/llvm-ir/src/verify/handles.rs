@@ -28,7 +28,6 @@
 //! to print what is broken.
 
 use super::{ErrorKind, Reporter};
-use crate::entity::EntityRef;
 use crate::ir::{
     Block, Function, Inst, InstData, MdRef, Piece, PoolRange, Text, Type, Value, ValueDef,
 };

@@ -45,7 +45,6 @@ use std::fmt;
 
 use ssa::Cfg;
 use ssa::DomTree;
-use crate::entity::EntityRef;
 use crate::ir::{Block, Function, Inst, Module, Value};
 use crate::print::Numbering;
 

@@ -18,7 +18,6 @@ use super::{Cx, ErrorKind, Reporter};
 use crate::ir::types::{TypeData, TypeTable};
 use std::cell::Cell;
 
-use crate::entity::EntityRef;
 use crate::ir::{Block, Inst, InstData, Opcode, Type, Value};
 use crate::ir::sema;
 

@@ -12,7 +12,6 @@
 //! records. Invariant: nothing here changes values; only debug instructions are added.
 
 use super::edit::{make_dbg_value, DbgForm, DbgValueParts};
-use llvm_ir::entity::EntityRef;
 use llvm_ir::ir::datalayout::DataLayout;
 use llvm_ir::ir::metadata::{self, Location, MdNodeId, MdReader};
 use llvm_ir::ir::{DbgKind, Function, Inst, MdRef, Opcode, Type, Value};

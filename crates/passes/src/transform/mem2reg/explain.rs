@@ -16,8 +16,7 @@ use std::fmt::Write;
 
 use super::slots::Slot;
 use super::Promoter;
-use ssa::idf::IdfCalculator;
-use ssa::liveness::LiveInCalculator;
+use ssa::construct::place::Placer;
 use llvm_ir::ir::Block;
 
 /// The slot's name as the input spelled it.
@@ -46,19 +45,15 @@ pub(super) fn fast_path(p: &mut Promoter<'_, '_>, s: &Slot, what: &str) {
     let _ = writeln!(p.explain, "{fname}: {slot}: promoted: {what}");
 }
 
-/// Explains the phi placement of a slot with definition blocks `defs` and upward-exposed use
-/// blocks `ubd`; `phis` are the blocks that get phis.
-pub(super) fn slot_placement(
-    p: &mut Promoter<'_, '_>,
-    idf: &mut IdfCalculator<'_>,
-    live: &mut LiveInCalculator<'_>,
-    s: &Slot,
-    defs: &[Block],
-    ubd: &[Block],
-) {
+/// Explains the phi placement of a slot whose definition and upward-exposed use blocks
+/// `placer` has just gathered.
+pub(super) fn slot_placement(p: &mut Promoter<'_, '_>, placer: &mut Placer<'_>, s: &Slot) {
+    let (defs, ubd) = (placer.def_blocks().to_vec(), placer.use_blocks().to_vec());
+    let (defs, ubd) = (&defs[..], &ubd[..]);
     let mut order = Vec::new();
-    let live_set = live.compute(defs, ubd, &mut order).clone();
+    let live_set = placer.live().compute(defs, ubd, &mut order).clone();
     let mut frontier = Vec::new();
+    let idf = placer.idf();
     idf.compute(defs, &mut frontier);
     let mut phis = Vec::new();
     let flavour = p.opts.flavour;

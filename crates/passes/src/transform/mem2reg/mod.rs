@@ -37,7 +37,6 @@ use std::fmt::Write as _;
 
 use ssa::cfg::Cfg;
 use ssa::domtree::DomTree;
-use llvm_ir::entity::EntityRef;
 use llvm_ir::ir::metadata::MdReader;
 use llvm_ir::ir::{Function, Inst, Module, Opcode, Type};
 use llvm_ir::ir::ModuleInfo;
@@ -200,11 +199,13 @@ pub(crate) struct Promoter<'f, 'm> {
     /// are stale: `slots::new_slot` resets every field).
     pub slot_pool: Vec<slots::Slot>,
     /// The buffers of an earlier function's phi placement.
-    pub placing_buffers: slots::PlacingBuffers,
+    pub placing_buffers: ssa::construct::place::PlacerBuffers,
+    /// The blocks that get a phi, for the slot being placed.
+    pub phi_blocks: Vec<llvm_ir::ir::Block>,
     /// The buffers of an earlier renaming walk.
-    pub rename_buffers: rename::RenameBuffers,
+    pub rename_scratch: rename::RenameScratch,
     /// The incoming pairs of all new phis of a round (see `slots::NewPhi::incoming`).
-    pub phi_incoming: Vec<(llvm_ir::ir::Value, llvm_ir::ir::Block)>,
+    pub phi_incoming: ssa::construct::rename::Incoming<llvm_ir::ir::Value, debug_info::Loc>,
     /// The round's stores of `undef` standing for lifetime markers (see `slots::kill_store`).
     pub kills: Vec<Inst>,
     /// Whether the input is written for LLVM 22 or later (see [`Promoter::newer_llvm`]):
@@ -324,9 +325,10 @@ struct Scratch {
     allocas: Vec<Inst>,
     phi_of: tags::ValueTags,
     slot_pool: Vec<slots::Slot>,
-    placing_buffers: slots::PlacingBuffers,
-    rename_buffers: rename::RenameBuffers,
-    phi_incoming: Vec<(llvm_ir::ir::Value, llvm_ir::ir::Block)>,
+    placing_buffers: ssa::construct::place::PlacerBuffers,
+    phi_blocks: Vec<llvm_ir::ir::Block>,
+    rename_scratch: rename::RenameScratch,
+    phi_incoming: ssa::construct::rename::Incoming<llvm_ir::ir::Value, debug_info::Loc>,
     /// The last function's CFG and dominator tree (for their buffers).
     cfg: Cfg,
     dt: DomTree,
@@ -414,7 +416,8 @@ pub(crate) fn promote_keeping_aliases(
         phi_of: std::mem::take(&mut scratch.phi_of),
         slot_pool: std::mem::take(&mut scratch.slot_pool),
         placing_buffers: std::mem::take(&mut scratch.placing_buffers),
-        rename_buffers: std::mem::take(&mut scratch.rename_buffers),
+        phi_blocks: std::mem::take(&mut scratch.phi_blocks),
+        rename_scratch: std::mem::take(&mut scratch.rename_scratch),
         phi_incoming: std::mem::take(&mut scratch.phi_incoming),
         kills: Vec::new(),
         newer_llvm: match ctx {
@@ -464,7 +467,8 @@ pub(crate) fn promote_keeping_aliases(
     scratch.phi_of = std::mem::take(&mut p.phi_of);
     scratch.slot_pool = std::mem::take(&mut p.slot_pool);
     scratch.placing_buffers = std::mem::take(&mut p.placing_buffers);
-    scratch.rename_buffers = std::mem::take(&mut p.rename_buffers);
+    scratch.phi_blocks = std::mem::take(&mut p.phi_blocks);
+    scratch.rename_scratch = std::mem::take(&mut p.rename_scratch);
     scratch.phi_incoming = std::mem::take(&mut p.phi_incoming);
     let (spare_cfg, spare_dt) = p.spare.take();
     debug_assert!(scratch.phi_of.is_clear());

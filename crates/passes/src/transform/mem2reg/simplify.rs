@@ -17,7 +17,9 @@ use super::Promoter;
 use llvm_ir::ir::builder::{CallPart, PhiWriter};
 use llvm_ir::ir::dfg::ValueDef;
 use llvm_ir::ir::{flags, param_flags, Block, FuncBuilder, Inst, Opcode, Text, TypeData, Value};
-use llvm_ir::util::fxhash::FxHashMap;
+use super::debug_info::Loc;
+use ssa::construct::fold::{fold_trivial_phis, Folder};
+use ssa::construct::rename::Incoming;
 
 /// Whether `v` is `undef` (not poison).
 fn is_undef(p: &Promoter<'_, '_>, v: Value) -> bool {
@@ -62,10 +64,10 @@ fn truncate(v: i128, bits: u32) -> i128 {
 }
 
 /// LLVM's `simplifyPHINode` (with the undef-to-poison guard).
-fn simplify_phi(p: &mut Promoter<'_, '_>, ph: &NewPhi, all: &[(Value, Block)]) -> Option<Value> {
+fn simplify_phi(p: &mut Promoter<'_, '_>, ph: &NewPhi, incoming: &[(Value, Block)]) -> Option<Value> {
     let me = ph.value;
     let (mut common, mut has_undef, mut has_poison) = (None::<Value>, false, false);
-    for &(v, _) in ph.incoming(all) {
+    for &(v, _) in incoming {
         let v = p.f.dfg.resolve(v);
         if v == me {
             continue;
@@ -124,129 +126,65 @@ fn value_dominates_block(p: &Promoter<'_, '_>, v: Value, b: Block) -> bool {
     p.dt().strictly_dominates(d, b)
 }
 
-/// For each new phi's result, the new phis that take it as an operand (compressed rows: one
-/// allocation for all of them).
-struct PhiUsers {
-    /// Each new phi result's phi index (borrowed from the pass: untagged again by `release`).
+/// mem2reg's side of trivial-phi folding ([`ssa::construct::fold`]): LLVM's rule
+/// ([`simplify_phi`]), and the IR edits of a fold.
+struct Folding<'a, 'f, 'm> {
+    p: &'a mut Promoter<'f, 'm>,
+    phis: &'a [NewPhi],
+    all: &'a Incoming<Value, Loc>,
+    /// Each new phi result's phi index (borrowed from the pass: untagged again after).
     index: ValueTags,
-    /// Row `k` is `users[start[k]..start[k + 1]]`.
-    start: Vec<u32>,
-    users: Vec<u32>,
 }
 
-impl PhiUsers {
-    fn compute(p: &mut Promoter<'_, '_>, phis: &[NewPhi], all: &[(Value, Block)]) -> Self {
-        let mut index = std::mem::take(&mut p.phi_of);
-        for (k, ph) in phis.iter().enumerate() {
-            index.set(ph.value, k as u32);
-        }
-        fn operand_phis<'a>(
-            p: &'a Promoter<'_, '_>,
-            index: &'a ValueTags,
-            ph: &'a NewPhi,
-            all: &'a [(Value, Block)],
-        ) -> impl Iterator<Item = u32> + 'a {
-            ph.incoming(all)
-                .iter()
-                .filter_map(|&(v, _)| index.get(p.f.dfg.resolve(v)))
-        }
-        let mut start = vec![0u32; phis.len() + 1];
-        for ph in phis {
-            for q in operand_phis(p, &index, ph, all) {
-                start[q as usize + 1] += 1;
+impl Folder for Folding<'_, '_, '_> {
+    #[inline]
+    fn operand_phis(&self, k: usize, mut f: impl FnMut(u32)) {
+        for &(v, _) in self.all.of(k) {
+            if let Some(q) = self.index.get(self.p.f.dfg.resolve(v)) {
+                f(q);
             }
-        }
-        for k in 0..phis.len() {
-            start[k + 1] += start[k];
-        }
-        let mut fill = start.clone();
-        let mut users = vec![0u32; start[phis.len()] as usize];
-        for (k, ph) in phis.iter().enumerate() {
-            for q in operand_phis(p, &index, ph, all) {
-                users[fill[q as usize] as usize] = k as u32;
-                fill[q as usize] += 1;
-            }
-        }
-        Self {
-            index,
-            start,
-            users,
         }
     }
 
-    /// Untags the phis' results and gives the table back to the pass.
-    fn release(mut self, p: &mut Promoter<'_, '_>, phis: &[NewPhi]) {
-        for ph in phis {
-            self.index.unset(ph.value);
+    fn try_fold(&mut self, k: usize) -> Option<Option<u32>> {
+        let ph = &self.phis[k];
+        let v = simplify_phi(self.p, ph, self.all.of(k))?;
+        let r = ph.value;
+        self.p.f.layout.remove_inst(ph.inst);
+        self.p.stats.phis_folded += 1;
+        let v = self.p.f.dfg.resolve(v);
+        if v != r {
+            self.p.f.dfg.replace_all_uses(r, v);
         }
-        p.phi_of = self.index;
-    }
-
-    /// The index of the new phi whose result is `r`.
-    fn phi_index(&self, r: Value) -> Option<u32> {
-        self.index.get(r)
-    }
-
-    /// The phis using `r` (empty if `r` is not a new phi's result).
-    fn of(&self, r: Value) -> &[u32] {
-        match self.index.get(r) {
-            None => &[],
-            Some(k) => {
-                &self.users[self.start[k as usize] as usize..self.start[k as usize + 1] as usize]
-            }
-        }
+        Some(self.index.get(v))
     }
 }
 
 /// Folds trivial phis, then writes out the others (poison for unreachable predecessors,
 /// `nsz` where the function asks for it, merged locations).
-pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &[(Value, Block)]) {
-    let n = phis.len();
-    let mut alive = vec![true; n];
-    let users = PhiUsers::compute(p, &phis, all);
-    let mut work: Vec<u32> = (0..n as u32).rev().collect();
-    let mut queued = vec![true; n];
-    // Phis that took over a use of phi k's result from a phi that folded into k (few phis
-    // fold: a map, not a list per phi).
-    let mut inherited: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    while let Some(k) = work.pop() {
-        queued[k as usize] = false;
-        if !alive[k as usize] {
-            continue;
-        }
-        if let Some(v) = simplify_phi(p, &phis[k as usize], all) {
-            let r = phis[k as usize].value;
-            alive[k as usize] = false;
-            p.f.layout.remove_inst(phis[k as usize].inst);
-            p.stats.phis_folded += 1;
-            let v = p.f.dfg.resolve(v);
-            if v != r {
-                p.f.dfg.replace_all_uses(r, v);
-            }
-            // r's users now use v: when v (a new phi) folds later, they must be looked at
-            // again too.
-            let moved = inherited.remove(&k).unwrap_or_default();
-            let requeue = users.of(r).iter().chain(&moved).copied();
-            let mut to_v = Vec::new();
-            for j in requeue {
-                if alive[j as usize] && !queued[j as usize] {
-                    queued[j as usize] = true;
-                    work.push(j);
-                }
-                to_v.push(j);
-            }
-            if let Some(q) = users.phi_index(v) {
-                inherited.entry(q).or_default().extend(to_v);
-            }
-        }
+pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &Incoming<Value, Loc>) {
+    let mut index = std::mem::take(&mut p.phi_of);
+    for (k, ph) in phis.iter().enumerate() {
+        index.set(ph.value, k as u32);
     }
-    users.release(p, &phis);
+    let mut folding = Folding {
+        p,
+        phis: &phis,
+        all,
+        index,
+    };
+    let alive = fold_trivial_phis(phis.len(), &mut folding);
+    let mut index = folding.index;
+    for ph in &phis {
+        index.unset(ph.value);
+    }
+    p.phi_of = index;
     let dbg = p.f.dfg.strings.add(b"dbg");
     let mut w = PhiWriter::new();
     let mut buf = Vec::new();
     for (k, ph) in phis.into_iter().enumerate() {
         if alive[k] {
-            write_phi(p, &mut w, ph, all, &mut buf, dbg);
+            write_phi(p, &mut w, ph, all.of(k), all.locs[k], &mut buf, dbg);
             p.stats.phis_inserted += 1;
         }
     }
@@ -257,16 +195,13 @@ fn write_phi(
     p: &mut Promoter<'_, '_>,
     w: &mut PhiWriter,
     ph: NewPhi,
-    all: &[(Value, Block)],
+    given: &[(Value, Block)],
+    loc: Loc,
     incoming: &mut Vec<(Value, Block)>,
     dbg: Text,
 ) {
     incoming.clear();
-    incoming.extend(
-        ph.incoming(all)
-            .iter()
-            .map(|&(v, b)| (p.f.dfg.resolve(v), b)),
-    );
+    incoming.extend(given.iter().map(|&(v, b)| (p.f.dfg.resolve(v), b)));
     let preds = p.cfg().preds(ph.block);
     if incoming.len() < preds.len() {
         let mut missing: Vec<Block> = preds.to_vec();
@@ -285,7 +220,7 @@ fn write_phi(
     let ty = ph.ty;
     let nsz = p.f.no_signed_zeros && is_fp_like(p, ty);
     w.set_incoming(p.f, ph.inst, nsz, incoming);
-    if let Some(l) = ph.loc {
+    if let Some(l) = loc {
         p.f.dfg.set_attachments(ph.inst, &[(dbg, l)]);
     }
 }

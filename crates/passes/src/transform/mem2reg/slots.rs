@@ -18,10 +18,8 @@ use super::debug_info::{self, DbgUser};
 use super::edit::{self, erase};
 use super::uses::UseIndex;
 use super::Promoter;
-use ssa::liveness::LiveInCalculator;
-use ssa::marks::BlockMarks;
-use ssa::placement::PrunedPlacer;
-use llvm_ir::entity::EntityRef;
+use ssa::construct::place::{Method, Placer};
+use ssa::construct::rename::{Incoming, PhisByBlock};
 use llvm_ir::ir::{Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
 
 /// A slot being promoted.
@@ -70,13 +68,6 @@ pub struct NewPhi {
     pub slot: u32,
     /// Its block.
     pub block: Block,
-    /// Incoming `(value, predecessor)` pairs, in LLVM's order: a range of the round's
-    /// incoming list (see `rename::run`), empty until the walk first reaches the phi.
-    pub incoming: std::ops::Range<u32>,
-    /// The room reserved for it there (its block's predecessor count).
-    pub cap: u32,
-    /// Its location (merged from the stores that reach it).
-    pub loc: debug_info::Loc,
 }
 
 /// A phi placed for a slot and not yet made (see `make_phis`).
@@ -88,13 +79,6 @@ pub struct Candidate {
     pub block: Block,
     /// Its name (`Text::NONE` while naming is deferred: see `keep_live_phis`).
     pub name: Text,
-}
-
-impl NewPhi {
-    /// Its incoming pairs, in `all` (the round's incoming list).
-    pub fn incoming<'a>(&self, all: &'a [(Value, Block)]) -> &'a [(Value, Block)] {
-        &all[self.incoming.start as usize..self.incoming.end as usize]
-    }
 }
 
 /// Runs one round on `allocas` (all promotable), whose values have types `tys` (see
@@ -144,28 +128,16 @@ pub(crate) fn promote(
             p.slot_pool.push(s);
             continue;
         }
-        let (placer, live, lists) = placing.get_or_insert_with(|| {
-            let (cfg, n) = (p.cfg(), p.cfg().num_block_ids());
-            let mut bufs = std::mem::take(&mut p.placing_buffers);
-            for f in &mut bufs.lists.first {
-                f.reset(n);
-            }
-            (
-                PrunedPlacer::with_buffers(cfg, p.dt(), bufs.placer),
-                LiveInCalculator::with_buffers(cfg, bufs.live),
-                bufs.lists,
-            )
+        let placer = placing.get_or_insert_with(|| {
+            let bufs = std::mem::take(&mut p.placing_buffers);
+            Placer::with_buffers(p.cfg(), p.dt(), bufs)
         });
         take_markers(p, &mut slots[i]);
-        place_phis(p, placer, live, lists, &slots[i], i as u32, &mut cands);
+        place_phis(p, placer, &slots[i], i as u32, &mut cands);
         i += 1;
     }
-    if let Some((placer, live, lists)) = placing {
-        p.placing_buffers = PlacingBuffers {
-            placer: placer.into_buffers(),
-            live: live.into_buffers(),
-            lists,
-        };
+    if let Some(placer) = placing {
+        p.placing_buffers = placer.into_buffers();
     }
     if !slots.is_empty() {
         rename_and_finish(p, slots, cands);
@@ -178,12 +150,11 @@ pub(crate) fn promote(
 fn rename_and_finish(p: &mut Promoter<'_, '_>, mut slots: Vec<Slot>, mut cands: Vec<Candidate>) {
     apply_phi_budget(p, &mut slots, &mut cands);
     let (mut phis, by_block, rank) = make_phis(p, &slots, &cands);
-    let bounded = placement(p) == Placement::Bounded;
+    let bounded = method(p) == Method::Bounded;
     let mut incoming = std::mem::take(&mut p.phi_incoming);
-    incoming.clear();
-    let walked = super::rename::run(p, &slots, &mut phis, &by_block, &mut incoming, bounded);
+    let walked = super::rename::run(p, &slots, &phis, &by_block, &mut incoming, bounded);
     if bounded {
-        keep_live_phis(p, &slots, &cands, &mut phis, &rank, &walked.live);
+        keep_live_phis(p, &slots, &cands, &mut phis, &mut incoming, &rank, &walked.live);
     }
     finish_slots(p, &slots, &walked.left);
     super::simplify::run(p, phis, &incoming);
@@ -590,151 +561,44 @@ fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
     true
 }
 
-/// How phis are placed this round.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Placement {
-    /// Candidates bounded by [`LiveBound`](ssa::live_bound::LiveBound), the dead ones removed after renaming, names given
-    /// afterwards (the default: near-linear, LLVM's pruned result).
-    Bounded,
-    /// Exact live-in sets first (LLVM's own method; quadratic on deep loop nests): when the
-    /// phi-copy budget needs the final phis before renaming.
-    Exact,
-    /// No liveness: semi-pruned or minimal SSA.
-    Unpruned,
-}
-
-fn placement(p: &Promoter<'_, '_>) -> Placement {
+/// How phis are placed this round: candidates bounded by the live-in bound, the dead ones
+/// removed after renaming and names given afterwards (pruned SSA, the default: near-linear,
+/// LLVM's result); exact live-in sets first (LLVM's own method, quadratic on deep loop nests)
+/// when the phi-copy budget needs the final phis before renaming; or no liveness (semi-pruned
+/// or minimal SSA).
+fn method(p: &Promoter<'_, '_>) -> Method {
     match p.opts.flavour {
-        super::Flavour::Pruned if p.opts.phi_copy_limit.is_some() => Placement::Exact,
-        super::Flavour::Pruned => Placement::Bounded,
-        _ => Placement::Unpruned,
+        super::Flavour::Pruned if p.opts.phi_copy_limit.is_some() => Method::Exact,
+        super::Flavour::Pruned => Method::Bounded,
+        super::Flavour::SemiPruned => Method::SemiPruned,
+        super::Flavour::Minimal => Method::Minimal,
     }
 }
 
-/// The first position seen per block, for one slot at a time: the seen blocks are a
-/// [`BlockMarks`] (cleared in O(1) between slots), their positions a dense table.
-///
-/// Invariant: `pos[b]` is meaningful iff `seen` contains `b`.
-#[derive(Default)]
-pub(crate) struct FirstPos {
-    seen: BlockMarks,
-    pos: Vec<u32>,
-}
-
-/// What placing phis needs besides the CFG and the tree, kept from function to function for
-/// the buffers (see [`PrunedPlacer::into_buffers`]).
-#[derive(Default)]
-pub(crate) struct PlacingBuffers {
-    placer: ssa::placement::PlacerBuffers,
-    live: ssa::liveness::LiveInBuffers,
-    lists: SlotLists,
-}
-
-/// One slot's block lists while its phis are placed (reused from slot to slot).
-#[derive(Default)]
-pub(crate) struct SlotLists {
-    /// First store and first load position per block.
-    first: [FirstPos; 2],
-    /// Definition blocks, in first-seen order.
-    defs: Vec<Block>,
-    /// Blocks that load before any store, in first-seen order.
-    ubd: Vec<Block>,
-    /// The blocks that get a phi.
-    blocks: Vec<Block>,
-}
-
-impl FirstPos {
-    /// Makes this an empty table for block ids below `n`.
-    pub fn reset(&mut self, n: usize) {
-        self.seen.reset(n);
-        llvm_ir::util::refill(&mut self.pos, n, 0);
-    }
-
-    /// Starts a new slot: every block is unseen again.
-    fn next(&mut self) {
-        self.seen.clear();
-    }
-
-    /// Records position `at` in `b`; returns whether `b` was unseen.
-    fn note(&mut self, b: Block, at: u32) -> bool {
-        let p = &mut self.pos[b.index()];
-        let new = self.seen.insert(b);
-        *p = if new { at } else { (*p).min(at) };
-        new
-    }
-
-    /// The first position recorded in `b`, if any.
-    fn get(&self, b: Block) -> Option<u32> {
-        self.seen.contains(b).then(|| self.pos[b.index()])
-    }
-}
-
-/// The slot's definition blocks (stores; its own block when outside the entry) and the
-/// blocks that load it before any store, each in first-seen order, into `l.defs` and `l.ubd`.
-fn defs_and_uses(p: &Promoter<'_, '_>, s: &Slot, l: &mut SlotLists) {
-    let [first_store, first_load] = &mut l.first;
-    first_store.next();
-    first_load.next();
-    let defs = &mut l.defs;
-    defs.clear();
-    for &st in &s.stores {
-        let b = block_of(p, st);
-        if first_store.note(b, pos(p, st)) {
-            defs.push(b);
-        }
-    }
-    if s.non_entry && first_store.note(s.block, pos(p, s.alloca)) {
-        defs.push(s.block);
-    }
-    let using = &mut l.ubd;
-    using.clear();
-    for &ld in &s.loads {
-        let b = block_of(p, ld);
-        if first_load.note(b, pos(p, ld)) {
-            using.push(b);
-        }
-    }
-    using.retain(|&b| {
-        let lp = first_load.get(b).expect("noted above");
-        first_store.get(b).map_or(true, |sp| lp < sp)
-    });
-}
-
-/// Places the slot's phis (see [`Placement`]): appends them to `cands`.
+/// Places the slot's phis (see [`method`]): appends them to `cands`. Its definitions are its
+/// stores (and its alloca, when outside the entry block: a slot there is undefined each time
+/// the alloca runs), its uses its loads.
 fn place_phis(
     p: &mut Promoter<'_, '_>,
-    placer: &mut PrunedPlacer<'_>,
-    live: &mut LiveInCalculator<'_>,
-    lists: &mut SlotLists,
+    placer: &mut Placer<'_>,
     s: &Slot,
     slot: u32,
     cands: &mut Vec<Candidate>,
 ) {
-    defs_and_uses(p, s, lists);
-    let SlotLists {
-        defs, ubd, blocks, ..
-    } = lists;
-    let (defs, ubd) = (&*defs, &*ubd);
-    let mode = placement(p);
-    match mode {
-        Placement::Bounded => {
-            placer.place(defs, ubd, blocks);
-        }
-        Placement::Exact => {
-            let mut order = Vec::new();
-            let set = live.compute(defs, ubd, &mut order);
-            placer.idf().compute_pruned(defs, set, blocks);
-        }
-        Placement::Unpruned if p.opts.flavour == super::Flavour::SemiPruned && ubd.is_empty() => {
-            blocks.clear();
-        }
-        Placement::Unpruned => placer.idf().compute(defs, blocks),
-    }
+    let at = |i: &Inst| (block_of(p, *i), pos(p, *i));
+    let alloca = s.non_entry.then_some(s.alloca);
+    placer.gather(
+        s.stores.iter().chain(alloca.iter()).map(at),
+        s.loads.iter().map(at),
+    );
+    let mode = method(p);
+    let mut blocks = std::mem::take(&mut p.phi_blocks);
+    placer.place(mode, &mut blocks);
     if p.opts.explain {
-        super::explain::slot_placement(p, placer.idf(), live, s, defs, ubd);
+        super::explain::slot_placement(p, placer, s);
     }
     for (version, &b) in blocks.iter().enumerate() {
-        let name = if mode == Placement::Bounded {
+        let name = if mode == Method::Bounded {
             let rank = cands.len() as u32;
             p.names().defer_phi(rank);
             Text::NONE
@@ -748,6 +612,7 @@ fn place_phis(
             name,
         });
     }
+    p.phi_blocks = blocks;
 }
 
 /// Makes the placed phis, block by block: blocks in id order, and within a block in their
@@ -799,12 +664,9 @@ fn make_phis(
             ty,
             slot: c.slot,
             block: c.block,
-            incoming: 0..0,
-            cap: 0,
-            loc: None,
         });
     }
-    (phis, PhisByBlock { off }, rank)
+    (phis, PhisByBlock::from_offsets(off), rank)
 }
 
 /// `<slot name>.<version>`.
@@ -821,6 +683,7 @@ fn keep_live_phis(
     slots: &[Slot],
     cands: &[Candidate],
     phis: &mut Vec<NewPhi>,
+    incoming: &mut Incoming<Value, debug_info::Loc>,
     rank: &[u32],
     live: &[bool],
 ) {
@@ -873,6 +736,17 @@ fn keep_live_phis(
         }
         live[k - 1]
     });
+    // The incoming lists and locations follow their phis.
+    let mut k = 0;
+    incoming.ranges.retain(|_| {
+        k += 1;
+        live[k - 1]
+    });
+    let mut k = 0;
+    incoming.locs.retain(|_| {
+        k += 1;
+        live[k - 1]
+    });
 }
 
 /// Seed 02's budget: while the estimated copies (phi operands) exceed the limit, leave the
@@ -885,19 +759,9 @@ fn apply_phi_budget(p: &mut Promoter<'_, '_>, slots: &mut [Slot], cands: &mut Ve
     for c in cands.iter() {
         cost[c.slot as usize] += p.cfg().preds(c.block).len() as u64;
     }
-    let mut total: u64 = cost.iter().sum();
-    let mut order: Vec<usize> = (0..slots.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(cost[i]));
-    for i in order {
-        if total <= limit {
-            break;
-        }
-        if cost[i] == 0 {
-            continue;
-        }
+    for i in ssa::construct::place::over_budget(&cost, limit) {
         slots[i].dropped = true;
         p.over_budget.push(slots[i].alloca);
-        total -= cost[i];
     }
     cands.retain(|c| {
         if !slots[c.slot as usize].dropped {
@@ -929,27 +793,6 @@ fn finish_slots(p: &mut Promoter<'_, '_>, slots: &[Slot], left: &[bool]) {
             if p.f.layout.is_inst_inserted(d.inst) && (d.is_address_of() || d.starts_with_deref()) {
                 p.f.layout.remove_inst(d.inst);
             }
-        }
-    }
-}
-
-/// The new phis of each block: `of(b)` is block `b`'s range of the round's phi list (see
-/// `make_phis`), empty for blocks without new phis.
-pub struct PhisByBlock {
-    off: Vec<u32>,
-}
-
-impl PhisByBlock {
-    /// The number of block ids covered (blocks from this id on have no new phis).
-    pub fn num_blocks(&self) -> usize {
-        self.off.len().saturating_sub(1)
-    }
-
-    /// Block `b`'s phis (indices into the round's phi list).
-    pub fn of(&self, b: Block) -> std::ops::Range<usize> {
-        match self.off.get(b.index() + 1) {
-            Some(&end) => self.off[b.index()] as usize..end as usize,
-            None => 0..0,
         }
     }
 }

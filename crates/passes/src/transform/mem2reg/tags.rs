@@ -6,7 +6,6 @@
 //! [`ValueTags::set`] and untags exactly those with [`ValueTags::unset`] before it returns;
 //! the table then only grows, to the largest value id seen.
 
-use llvm_ir::entity::EntityRef;
 use llvm_ir::ir::Value;
 
 const NONE: u32 = u32::MAX;

@@ -10,7 +10,6 @@
 
 use super::{promote_function, Options};
 use ssa::testing::{below, chance, random_graph};
-use llvm_ir::entity::EntityRef;
 use llvm_ir::ir::module::FuncId;
 use ssa::testing::Rng;
 

@@ -9,7 +9,6 @@
 //! buffers of the previous one (the pass keeps one index per thread), so a function costs
 //! no allocation here once the buffers are as large as it needs.
 
-use llvm_ir::entity::EntityRef;
 use llvm_ir::ir::{Function, Inst, Value};
 
 /// Users of values as a compressed table: `users(v)` lists `(instruction, operand index)`.

@@ -1,0 +1,48 @@
+//! # toy-ir — a small three-address IR for testing SSA construction and destruction
+//!
+//! A user IR of our own, deliberately unlike LLVM's, that mem2reg's IR-agnostic `ssa` library
+//! must handle through its graph trait alone. It comes with everything a behavioural test needs:
+//!
+//! ```text
+//! text ─► parse ─► Function ─► verify / verify_ssa
+//!                     │  ▲
+//!          run (fuel) │  └── gen::vars (pre-SSA, variables), gen::ssa (phis / block params)
+//!                     ▼
+//!                  Outcome { trace, result, out_of_fuel }
+//! ```
+//!
+//! - [`ir`]: blocks (dense `u32` index, block 0 the entry), temps, mutable variables, phis *and*
+//!   block parameters, and the `synthetic` flag for blocks that consume no fuel.
+//! - [`parse`] and `Display` ([`printer`]): a text form that round-trips exactly.
+//! - [`verify()`] and [`verify_ssa`]: all structural errors, and strict SSA on top.
+//! - [`run`]: the reference interpreter; its fuel rule makes a program and its SSA-transformed
+//!   versions produce *identical* outcomes (see [`interp`]).
+//! - [`gen`]: random programs from `arbitrary::Unstructured`, for property tests.
+//! - [`samples`]: literal programs (the swap and lost-copy problems, an irreducible loop, ...).
+//!
+//! ```
+//! let f = toy_ir::parse("b0:\n  t0 = read v0\n  print t0\n  ret t0\n").unwrap();
+//! toy_ir::verify(&f).unwrap();
+//! let out = toy_ir::run(&f, &[], 100).unwrap();
+//! assert_eq!((out.trace, out.result), (vec![0], Some(0)));
+//! ```
+//!
+//! Invariants across the crate: nothing panics on bad input (parse, verify and run return
+//! errors); every output is deterministic; all traversals of the CFG are iterative.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod analysis;
+pub mod gen;
+pub mod interp;
+pub mod ir;
+pub mod parser;
+pub mod printer;
+pub mod samples;
+pub mod verify;
+
+pub use interp::{run, Outcome, RunError, RunErrorKind};
+pub use ir::{BinOp, Block, BlockData, Function, Inst, Operand, Target, Temp, Term, Var};
+pub use parser::{parse, ParseError};
+pub use verify::{verify, verify_ssa, ErrorKind, Location, VerifyError};

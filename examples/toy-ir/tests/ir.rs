@@ -1,0 +1,138 @@
+//! The CFG and rewriting API that SSA adapters build on: successor and predecessor edges
+//! (duplicates kept), fresh-temp numbering, operand rewriting, per-edge parallel copies and
+//! dominators.
+
+use toy_ir::analysis::{edge_copies, has_irreducible_loop, reverse_postorder, DomTree};
+use toy_ir::{parse, samples, Block, Function, Operand, Temp};
+
+const DIAMOND: &str = "\
+fn(t0)
+b0:
+  switch t0, [1: b1, 2: b1], default b2
+b1:
+  t1 = phi [b0: 4], [b0: 4]
+  br t1, b3(t1), b3(5)
+b2:
+  jump b3(6)
+b3(t2):
+  ret t2
+b4:
+  jump b3(7)
+";
+
+fn blocks(ids: &[u32]) -> Vec<Block> {
+    ids.iter().map(|&i| Block(i)).collect()
+}
+
+#[test]
+fn successors_and_predecessor_edges_keep_duplicates() {
+    let f = parse(DIAMOND).unwrap();
+    assert_eq!(f.successors(Block(0)), blocks(&[1, 1, 2]));
+    assert_eq!(f.successors(Block(1)), blocks(&[3, 3]));
+    assert_eq!(f.successors(Block(3)), blocks(&[]));
+    assert_eq!(f.successors(Block(9)), blocks(&[]));
+    let preds = f.pred_edges();
+    assert_eq!(preds[1], blocks(&[0, 0]));
+    assert_eq!(preds[3], blocks(&[1, 1, 2, 4]));
+    assert_eq!(preds[4], blocks(&[]));
+}
+
+#[test]
+fn out_of_range_targets_are_skipped_by_analyses() {
+    let f = parse("b0:\n  br 1, b7, b1\nb1:\n  ret 0\n").unwrap();
+    assert_eq!(f.successors(Block(0)), blocks(&[1]));
+    assert_eq!(reverse_postorder(&f), blocks(&[0, 1]));
+}
+
+#[test]
+fn temp_and_var_counts_give_fresh_numbers() {
+    let f = parse(DIAMOND).unwrap();
+    assert_eq!(f.temp_count(), 3);
+    assert_eq!(f.var_count(), 0);
+    let g = parse("b0:\n  t9 = read v4\n  ret t9\n").unwrap();
+    assert_eq!((g.temp_count(), g.var_count()), (10, 5));
+    assert_eq!(Function::default().temp_count(), 0);
+}
+
+#[test]
+fn operands_can_be_rewritten_in_place() {
+    let mut f = parse(DIAMOND).unwrap();
+    for data in &mut f.blocks {
+        for inst in &mut data.insts {
+            inst.operands_mut()
+                .into_iter()
+                .for_each(|o| *o = Operand::Imm(1));
+        }
+        if let Some(term) = &mut data.term {
+            for o in term.operands_mut() {
+                if *o == Operand::Temp(Temp(1)) {
+                    *o = Operand::Imm(8);
+                }
+            }
+        }
+    }
+    let text = f.to_string();
+    assert!(text.contains("t1 = phi [b0: 1], [b0: 1]"), "{text}");
+    assert!(text.contains("br 8, b3(8), b3(5)"), "{text}");
+    for data in &f.blocks {
+        let term = data.term.as_ref().unwrap();
+        assert_eq!(term.operands().len(), term.clone().operands_mut().len());
+    }
+}
+
+#[test]
+fn edge_copies_list_each_edge_parallel_copy() {
+    let f = parse(DIAMOND).unwrap();
+    let copies: Vec<_> = edge_copies(&f)
+        .into_iter()
+        .map(|e| (e.from, e.slot, e.to, e.copies))
+        .collect();
+    let (t1, t2) = (Temp(1), Temp(2));
+    let want = vec![
+        (Block(0), 0, Block(1), vec![(t1, Operand::Imm(4))]),
+        (Block(0), 1, Block(1), vec![(t1, Operand::Imm(4))]),
+        (Block(0), 2, Block(2), vec![]),
+        (Block(1), 0, Block(3), vec![(t2, Operand::Temp(t1))]),
+        (Block(1), 1, Block(3), vec![(t2, Operand::Imm(5))]),
+        (Block(2), 0, Block(3), vec![(t2, Operand::Imm(6))]),
+        (Block(4), 0, Block(3), vec![(t2, Operand::Imm(7))]),
+    ];
+    assert_eq!(copies, want);
+    let swap = parse(samples::SWAP.text).unwrap();
+    let back = edge_copies(&swap)
+        .into_iter()
+        .find(|e| e.from == Block(1) && e.to == Block(1));
+    let want = vec![
+        (Temp(1), Temp(2).into()),
+        (Temp(2), Temp(1).into()),
+        (Temp(3), Temp(4).into()),
+    ];
+    assert_eq!(back.unwrap().copies, want);
+}
+
+#[test]
+fn dominators_ignore_unreachable_blocks() {
+    let f = parse(DIAMOND).unwrap();
+    let dom = DomTree::compute(&f);
+    assert_eq!(dom.idom(Block(3)), Some(Block(0)));
+    assert_eq!(dom.idom(Block(1)), Some(Block(0)));
+    assert_eq!(dom.idom(Block(0)), None);
+    assert!(!dom.is_reachable(Block(4)) && dom.idom(Block(4)).is_none());
+    assert!(dom.dominates(Block(0), Block(3)) && dom.dominates(Block(3), Block(3)));
+    assert!(!dom.dominates(Block(1), Block(3)) && !dom.dominates(Block(4), Block(3)));
+    assert_eq!(dom.rpo_index(Block(0)), Some(0));
+    assert_eq!(dom.rpo_index(Block(4)), None);
+}
+
+#[test]
+fn irreducibility_is_detected() {
+    for s in samples::ALL {
+        let f = parse(s.text).unwrap();
+        assert_eq!(
+            has_irreducible_loop(&f),
+            s.name == "irreducible",
+            "{}",
+            s.name
+        );
+    }
+}
