@@ -239,6 +239,19 @@ impl<V: Copy> Ssa<V> {
         &self.operands[self.op_start[k] as usize..self.op_start[k + 1] as usize]
     }
 
+    /// Block parameters instead of phis: the arguments that the `succ_index`-th successor edge
+    /// of `pred` passes to its target's parameters (the target's phis, in [`Ssa::phis_of`]
+    /// order). An edge is told apart from another between the same blocks by its place among
+    /// `pred`'s successors, in the graph's order.
+    pub fn arguments(&self, pred: Block, succ_index: usize) -> impl Iterator<Item = Value<V>> + '_ {
+        let succs = self.cfg.succs(pred);
+        let target = succs[succ_index];
+        let earlier = succs[..succ_index].iter().filter(|&&s| s == target).count();
+        let preds = self.cfg.preds(target);
+        let k = preds.iter().position(|&p| p == pred).expect("an edge of the graph") + earlier;
+        self.phis_of(target).map(move |p| self.operands(p)[k])
+    }
+
     /// The predecessors of `b`, one per edge: the order of every phi's operands in `b`.
     pub fn preds(&self, b: Block) -> &[Block] {
         self.cfg.preds(b)

@@ -169,6 +169,9 @@ fn kills_repeated_edges_and_unreachable_code() {
         &[Value::Def(1), Value::Def(1), Value::Def(2), Value::Undefined(X)]
     );
     assert_eq!(use_of(&s, 3), Value::Undefined(X));
+    // As block parameters: each edge of 0 -> 1 passes 1; 2 -> 1 passes 2.
+    assert_eq!(s.arguments(b(0), 1).collect::<Vec<_>>(), vec![Value::Def(1)]);
+    assert_eq!(s.arguments(b(2), 0).collect::<Vec<_>>(), vec![Value::Def(2)]);
 }
 
 #[test]
