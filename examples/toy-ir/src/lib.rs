@@ -35,6 +35,7 @@
 
 pub mod analysis;
 pub mod gen;
+pub mod graph;
 pub mod interp;
 pub mod ir;
 pub mod parser;

@@ -28,7 +28,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use crate::analysis::DomTree;
+use crate::analysis::Dominators;
 use crate::ir::{Block, Function, Inst, Operand, Temp, Term};
 
 /// Where an error was found.
@@ -183,7 +183,7 @@ pub fn verify_ssa(f: &Function) -> Result<(), Vec<VerifyError>> {
     verify(f)?;
     let mut errs = Vec::new();
     let defs = ssa_definitions(f, &mut errs);
-    let dom = DomTree::compute(f);
+    let dom = Dominators::compute(f);
     for b in f.block_ids().filter(|&b| dom.is_reachable(b)) {
         check_dominance(f, b, &defs, &dom, &mut errs);
     }
@@ -375,7 +375,7 @@ fn ssa_definitions(f: &Function, errs: &mut Vec<VerifyError>) -> BTreeMap<Temp, 
 
 /// True if `def` is available at instruction `pos` of block `b` (`pos == insts.len()` is the
 /// end of the block).
-fn available(def: Def, b: Block, pos: usize, dom: &DomTree) -> bool {
+fn available(def: Def, b: Block, pos: usize, dom: &Dominators) -> bool {
     match def {
         Def::Param => true,
         Def::At(d, _) if d != b => dom.dominates(d, b),
@@ -388,7 +388,7 @@ fn check_dominance(
     f: &Function,
     b: Block,
     defs: &BTreeMap<Temp, Def>,
-    dom: &DomTree,
+    dom: &Dominators,
     errs: &mut Vec<VerifyError>,
 ) {
     let data = &f.blocks[b.index()];

@@ -3,7 +3,7 @@
 //! the CFG features and literature patterns it claims to (counted over a fixed set of seeds).
 
 use arbitrary::Unstructured;
-use toy_ir::analysis::{edge_copies, has_irreducible_loop, DomTree};
+use toy_ir::analysis::{edge_copies, has_irreducible_loop, Dominators};
 use toy_ir::gen::{self, ssa::Style, Config};
 use toy_ir::{run, verify, verify_ssa, Block, Function, Inst, Operand, Temp};
 
@@ -93,7 +93,7 @@ fn has_duplicate_edge(f: &Function) -> bool {
 }
 
 fn has_unreachable_into_reachable(f: &Function) -> bool {
-    let dom = DomTree::compute(f);
+    let dom = Dominators::compute(f);
     f.block_ids()
         .any(|b| !dom.is_reachable(b) && f.successors(b).iter().any(|&s| dom.is_reachable(s)))
 }

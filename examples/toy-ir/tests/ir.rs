@@ -2,7 +2,7 @@
 //! (duplicates kept), fresh-temp numbering, operand rewriting, per-edge parallel copies and
 //! dominators.
 
-use toy_ir::analysis::{edge_copies, has_irreducible_loop, reverse_postorder, DomTree};
+use toy_ir::analysis::{edge_copies, has_irreducible_loop, Dominators};
 use toy_ir::{parse, samples, Block, Function, Operand, Temp};
 
 const DIAMOND: &str = "\
@@ -41,7 +41,8 @@ fn successors_and_predecessor_edges_keep_duplicates() {
 fn out_of_range_targets_are_skipped_by_analyses() {
     let f = parse("b0:\n  br 1, b7, b1\nb1:\n  ret 0\n").unwrap();
     assert_eq!(f.successors(Block(0)), blocks(&[1]));
-    assert_eq!(reverse_postorder(&f), blocks(&[0, 1]));
+    let rpo: Vec<Block> = Dominators::compute(&f).reverse_postorder().collect();
+    assert_eq!(rpo, blocks(&[0, 1]));
 }
 
 #[test]
@@ -113,15 +114,20 @@ fn edge_copies_list_each_edge_parallel_copy() {
 #[test]
 fn dominators_ignore_unreachable_blocks() {
     let f = parse(DIAMOND).unwrap();
-    let dom = DomTree::compute(&f);
+    let dom = Dominators::compute(&f);
     assert_eq!(dom.idom(Block(3)), Some(Block(0)));
     assert_eq!(dom.idom(Block(1)), Some(Block(0)));
     assert_eq!(dom.idom(Block(0)), None);
     assert!(!dom.is_reachable(Block(4)) && dom.idom(Block(4)).is_none());
     assert!(dom.dominates(Block(0), Block(3)) && dom.dominates(Block(3), Block(3)));
     assert!(!dom.dominates(Block(1), Block(3)) && !dom.dominates(Block(4), Block(3)));
-    assert_eq!(dom.rpo_index(Block(0)), Some(0));
-    assert_eq!(dom.rpo_index(Block(4)), None);
+    // Blocks out of range are unreachable too, not a panic.
+    assert!(!dom.is_reachable(Block(9)) && dom.idom(Block(9)).is_none());
+    assert!(!dom.dominates(Block(9), Block(3)) && !dom.dominates(Block(0), Block(9)));
+    // The library's own view: the same tree, in ssa's block numbers.
+    assert_eq!(dom.tree().idom(ssa::Block(3)), Some(ssa::Block(0)));
+    assert_eq!(dom.cfg().rpo_number(ssa::Block(0)), Some(0));
+    assert_eq!(dom.cfg().preds(ssa::Block(3)).len(), 4);
 }
 
 #[test]
@@ -135,4 +141,25 @@ fn irreducibility_is_detected() {
             s.name
         );
     }
+}
+
+#[test]
+fn the_function_is_an_ssa_graph_with_the_same_edges() {
+    let mut texts: Vec<&str> = samples::ALL.iter().map(|s| s.text).collect();
+    texts.extend([DIAMOND, "b0:\n  br 1, b7, b1\nb1:\n  ret 0\n", "b0:\n  jump b0\nb1:\n"]);
+    for text in texts {
+        let f = parse(text).unwrap();
+        let cfg = ssa::Cfg::new(&f).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(cfg.num_block_ids(), f.blocks.len());
+        assert_eq!(cfg.entry(), Some(ssa::Block(0)));
+        let preds = f.pred_edges();
+        for b in f.block_ids() {
+            let sb = ssa::Block::from(b);
+            let succs: Vec<Block> = cfg.succs(sb).iter().map(|&s| s.into()).collect();
+            assert_eq!(succs, f.successors(b), "{b}\n{text}");
+            let ps: Vec<Block> = cfg.preds(sb).iter().map(|&p| p.into()).collect();
+            assert_eq!(ps, preds[b.index()], "{b}\n{text}");
+        }
+    }
+    assert_eq!(ssa::Cfg::new(&Function::default()).unwrap().entry(), None);
 }

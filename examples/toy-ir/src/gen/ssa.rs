@@ -3,8 +3,8 @@
 //! Values cross blocks through *merges*: phis ([`Style::Phis`]), block parameters
 //! ([`Style::BlockParams`]) or a per-block mix ([`Style::Mixed`]). A merge's incoming value on
 //! an edge from `p` is chosen among the temps available at the end of `p` (defined in `p` or in
-//! a block dominating it; dominators come from [`crate::analysis`], not from the library under
-//! test), the merges of the same block when `p` is a back edge (so that parallel copies form
+//! a block dominating it; dominators come from [`crate::analysis`], i.e. from the `ssa`
+//! library, whose own tests check its dominators against two independent algorithms), the merges of the same block when `p` is a back edge (so that parallel copies form
 //! rotations), or immediates. Two literature patterns are planted on purpose:
 //! - the **swap problem** (Briggs et al. 1998): two merges of a loop header whose back-edge
 //!   values are each other (`a, b = b, a`);
@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use arbitrary::{Result, Unstructured};
 
 use super::{binop, guard, immediate, operand, shape, Config, ShapeTerm, TempGen};
-use crate::analysis::{reverse_postorder, DomTree};
+use crate::analysis::Dominators;
 use crate::ir::{Block, BlockData, Function, Inst, Operand, Target, Temp, Term};
 
 /// How merges are expressed.
@@ -47,7 +47,7 @@ pub fn function(u: &mut Unstructured, cfg: &Config, style: Style) -> Result<Func
     let skeleton = skeleton(&shape, params);
     let n = skeleton.blocks.len();
     let mut g = Gen {
-        dom: DomTree::compute(&skeleton),
+        dom: Dominators::compute(&skeleton),
         f: skeleton,
         temps,
         merges: vec![Vec::new(); n],
@@ -55,7 +55,7 @@ pub fn function(u: &mut Unstructured, cfg: &Config, style: Style) -> Result<Func
         patterns: vec![Pattern::default(); n],
     };
     let preds = g.f.pred_edges();
-    let mut order = reverse_postorder(&g.f);
+    let mut order: Vec<Block> = g.dom.reverse_postorder().collect();
     order.extend(g.f.block_ids().filter(|&b| !g.dom.is_reachable(b)));
     for b in order {
         let has_preds = !preds[b.index()].is_empty();
@@ -110,7 +110,7 @@ struct Pattern {
 
 struct Gen {
     f: Function,
-    dom: DomTree,
+    dom: Dominators,
     temps: TempGen,
     /// Per block: the temps merged on entry (phis or parameters).
     merges: Vec<Vec<Temp>>,
