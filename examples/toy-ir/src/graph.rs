@@ -20,7 +20,9 @@ impl ssa::Graph for Function {
     }
 
     fn successors(&self, b: ssa::Block) -> impl Iterator<Item = ssa::Block> + '_ {
-        Function::successors(self, b.into()).into_iter().map(ssa::Block::from)
+        Function::successors(self, b.into())
+            .into_iter()
+            .map(ssa::Block::from)
     }
 }
 

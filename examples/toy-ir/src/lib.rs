@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! text ─► parse ─► Function ─► verify / verify_ssa
-//!                     │  ▲
+//!                     │  ▲  └─► to_ssa (ssa::construct) ─► Function in SSA form
 //!          run (fuel) │  └── gen::vars (pre-SSA, variables), gen::ssa (phis / block params)
 //!                     ▼
 //!                  Outcome { trace, result, out_of_fuel }
@@ -13,8 +13,12 @@
 //!
 //! - [`ir`]: blocks (dense `u32` index, block 0 the entry), temps, mutable variables, phis *and*
 //!   block parameters, and the `synthetic` flag for blocks that consume no fuel.
+//! - [`graph`]: the function as an [`ssa::Graph`] (the whole adapter to the SSA library's
+//!   analyses); [`analysis`]: dominance in toy-ir's terms, irreducibility, edge copies.
 //! - [`parse`] and `Display` ([`printer`]): a text form that round-trips exactly.
 //! - [`verify()`] and [`verify_ssa`]: all structural errors, and strict SSA on top.
+//! - [`to_ssa`] ([`construct`]): whole-function SSA construction with the `ssa` library,
+//!   writing phis or block parameters.
 //! - [`run`]: the reference interpreter; its fuel rule makes a program and its SSA-transformed
 //!   versions produce *identical* outcomes (see [`interp`]).
 //! - [`gen`]: random programs from `arbitrary::Unstructured`, for property tests.
@@ -24,7 +28,10 @@
 //! let f = toy_ir::parse("b0:\n  t0 = read v0\n  print t0\n  ret t0\n").unwrap();
 //! toy_ir::verify(&f).unwrap();
 //! let out = toy_ir::run(&f, &[], 100).unwrap();
-//! assert_eq!((out.trace, out.result), (vec![0], Some(0)));
+//! assert_eq!((&out.trace[..], out.result), (&[0][..], Some(0)));
+//! let g = toy_ir::to_ssa(&f, &toy_ir::ConstructOptions::default()).unwrap();
+//! assert_eq!(g.to_string(), "b0:\n  t0 = copy 0\n  print t0\n  ret t0\n");
+//! assert_eq!(toy_ir::run(&g, &[], 100).unwrap(), out);
 //! ```
 //!
 //! Invariants across the crate: nothing panics on bad input (parse, verify and run return
@@ -34,6 +41,7 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod construct;
 pub mod gen;
 pub mod graph;
 pub mod interp;
@@ -43,6 +51,7 @@ pub mod printer;
 pub mod samples;
 pub mod verify;
 
+pub use construct::{to_ssa, ConstructError, ConstructOptions, Merges};
 pub use interp::{run, Outcome, RunError, RunErrorKind};
 pub use ir::{BinOp, Block, BlockData, Function, Inst, Operand, Target, Temp, Term, Var};
 pub use parser::{parse, ParseError};

@@ -146,7 +146,11 @@ fn irreducibility_is_detected() {
 #[test]
 fn the_function_is_an_ssa_graph_with_the_same_edges() {
     let mut texts: Vec<&str> = samples::ALL.iter().map(|s| s.text).collect();
-    texts.extend([DIAMOND, "b0:\n  br 1, b7, b1\nb1:\n  ret 0\n", "b0:\n  jump b0\nb1:\n"]);
+    texts.extend([
+        DIAMOND,
+        "b0:\n  br 1, b7, b1\nb1:\n  ret 0\n",
+        "b0:\n  jump b0\nb1:\n",
+    ]);
     for text in texts {
         let f = parse(text).unwrap();
         let cfg = ssa::Cfg::new(&f).unwrap_or_else(|e| panic!("{e}\n{text}"));
