@@ -7,6 +7,8 @@
 //! the blocks and edges visited, with O(1) reset between variables ([`BlockMarks`]).
 //! [`live_in_fixpoint`] is the round-robin data-flow oracle the tests check it against.
 
+pub mod values;
+
 use super::cfg::Cfg;
 use super::marks::BlockMarks;
 use crate::Block;

@@ -68,7 +68,7 @@ mod tests {
         let func = &m.functions[FuncId(0)];
         let fg = llvm_ir::ir::cfg::cfg_of(func);
         assert_eq!(fg.num_edges(), g.num_edges());
-        let lv = ValueLiveness::compute(func, &fg);
+        let lv = super::value_liveness::compute(func, &fg);
         let c = func.params[0];
         assert!(lv.live_in_blocks(c).len() > N / 2);
         assert!(lv.is_live_in(c, last) || lv.is_live_out(c, Block(1)));

@@ -1,37 +1,15 @@
 //! Phi elimination: leaving SSA form by turning every phi into copies on its incoming edges.
 //!
-//! For every block `S` with phis and every distinct predecessor `P`, the phis of `S` read their
-//! incoming values *at once*: one parallel copy `(x_1, ..., x_m) <- (v_1, ..., v_m)` per edge
-//! (an edge repeated in a terminator, `br i1 %c, label %S, label %S` or switch cases sharing a
-//! destination, is one parallel copy: in valid IR its phi entries carry the same value). Each
-//! parallel copy is sequentialized by [`ssa::destruct::parallel_copy`] (Boissinot, Darte,
-//! Rastello, Dupont de Dinechin, Guillon, *Revisiting Out-of-SSA Translation for Correctness,
-//! Code Quality, and Efficiency*, CGO 2009, Algorithm 1): chains in dependency order, one
-//! temporary per closed cycle (the *swap problem*), none elsewhere; self-copies vanish. So a phi
-//! uses a temporary only on the edges where it lies on a cycle.
-//!
-//! # Where the copies of an edge `P -> S` go
-//! 1. *End of `P`*, before its terminator, when `P` has one distinct successor and its
-//!    terminator defines no value.
-//! 2. *Head of `S`* (after its EH pad), when `S` has one distinct predecessor: that head is on
-//!    the edge and on no other.
-//! 3. *A new block on the edge* ([`crate::transform::edges`]), when the edge is critical and
-//!    can be split — only where the sequence is not empty. Placing the copies of a critical
-//!    edge at the end of `P` would run them on `P`'s other edges too: the *lost-copy problem*
-//!    (Briggs et al. 1998; Sreedhar et al., SAS 1999): a loop's back edge that is also its exit
-//!    would clobber a phi still live after the loop.
-//! 4. *Before the terminator of `P` although `P` has other successors* (the fallback), when the
-//!    edge cannot be split: `indirectbr`, `callbr` indirect targets, the unwind edge of `invoke`
-//!    (into a landingpad), funclet edges. Then `S` is a *fallback block*: as in LLVM's
-//!    `PHIElimination` (which always copies into a fresh "incoming" register), each phi `a` of `S`
-//!    gets its own incoming variable `in(a)`, the copies write `in(a)` (never `a`), and `S`'s head
-//!    reads `a <- in(a)`. Why this is correct: `in(a)` is read *only* at `S`'s head, so writing
-//!    it on a path that then leaves `P` another way is harmless — the next entry into `S` comes
-//!    through some edge into `S`, and every such edge writes every `in(a)` again (in a fallback
-//!    block no copy is dropped as a self-copy: `in(a) <- a` is a real copy). Sources are read as
-//!    SSA values, never from a variable that this copy writes, so the order of the writes does
-//!    not matter and no temporary is needed. An `invoke` result is never a source here: LLVM
-//!    only lets it flow along the normal edge, which is always splittable (case 3).
+//! The plan is the `ssa` crate's ([`ssa::destruct`]): one parallel copy per edge into a block
+//! with phis, sequenced with one temporary per closed cycle (the swap problem), placed at the
+//! end of the predecessor, at the head of the successor, on a split critical edge (the
+//! lost-copy problem), or — where the edge cannot be split — before the predecessor's
+//! terminator with incoming variables (a *fallback block*). This file gives the plan LLVM's
+//! facts: an edge can be split unless it is an `indirectbr`, `callbr` indirect target, the
+//! unwind edge of an `invoke` (into a landingpad) or a funclet edge ([`is_splittable`]); the
+//! end of a block takes copies only if its terminator defines no value (an `invoke` result
+//! flows only along the normal edge, which is always splittable); head code goes after a
+//! block's EH pad. Then it changes the function.
 //!
 //! # Output forms ([`Lowering`])
 //! - [`Lowering::Copies`] (the library form, for a back end; not LLVM IR): each phi `%a` of a
@@ -58,14 +36,15 @@
 //! one pass over the blocks, no recursion, no hash map drives the output.
 
 use std::fmt::Write as _;
-use std::ops::Range;
 
 use ssa::cfg::Cfg;
 use llvm_ir::entity::SecondaryMap;
 use llvm_ir::ir::{Block, FuncBuilder, Function, Inst, Opcode, Text, Type, Value, ValueDef};
 use llvm_ir::print::Numbering;
 use crate::transform::edges::{end_anchor, first_non_phi, is_splittable, split_edges};
-use ssa::destruct::parallel_copy::{Move, Sequentializer, Slot};
+use llvm_ir::ir::cfg::FunctionGraph;
+use ssa::destruct::parallel_copy::{Move, Slot};
+use ssa::destruct::{self, EdgeCopies, PhiBlock, PhiFunction, Place};
 
 /// How the sequentialized copies are expressed (see the module docs).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -85,30 +64,9 @@ pub struct Options {
     pub list: bool,
 }
 
-/// What phi elimination did to one function (or, summed, to a module).
-#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
-pub struct PhiElimStats {
-    /// Phis removed.
-    pub phis: usize,
-    /// Copies into phi variables (self-copies excluded): one move each.
-    pub copies: usize,
-    /// Temporaries (one per closed cycle of a parallel copy): one extra move each.
-    pub temps: usize,
-    /// Edges split with a new block.
-    pub edges_split: usize,
-    /// Edges whose copies went before a terminator with other successors (the fallback).
-    pub fallback_edges: usize,
-}
-
-impl std::ops::AddAssign for PhiElimStats {
-    fn add_assign(&mut self, o: Self) {
-        self.phis += o.phis;
-        self.copies += o.copies;
-        self.temps += o.temps;
-        self.edges_split += o.edges_split;
-        self.fallback_edges += o.fallback_edges;
-    }
-}
+/// What phi elimination did to one function (or, summed, to a module): phis removed, copies
+/// into phi variables, temporaries, edges split, fallback edges.
+pub type PhiElimStats = ssa::destruct::Stats;
 
 /// The result of [`eliminate_phis`].
 #[derive(Clone, Debug, Default)]
@@ -135,63 +93,21 @@ impl std::fmt::Display for PhiElimError {
 
 impl std::error::Error for PhiElimError {}
 
-/// A location of a parallel copy: a value (a phi variable or any source) or the incoming
-/// variable of the phi with this index in [`Plan::phis`] (fallback blocks only).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum Loc {
-    Val(Value),
-    In(u32),
+/// The plan ([`ssa::destruct::plan`]), with each phi block's head anchor: where its head code
+/// goes (before this instruction: its first non-phi, or the one after its EH pad).
+struct Plan {
+    plan: destruct::Plan<Value>,
+    heads: Vec<Inst>,
 }
 
-/// Where the copies of an edge go.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Place {
-    End,
-    Head,
-    Split,
-    BeforeTerm,
-}
-
-impl Place {
-    fn name(self) -> &'static str {
-        match self {
-            Place::End => "end",
-            Place::Head => "head",
-            Place::Split => "split",
-            Place::BeforeTerm => "before-terminator",
-        }
+impl std::ops::Deref for Plan {
+    type Target = destruct::Plan<Value>;
+    fn deref(&self) -> &Self::Target {
+        &self.plan
     }
 }
 
-/// A block with phis.
-struct PhiBlock {
-    block: Block,
-    /// Its phis, as a range of [`Plan::phis`].
-    phis: Range<usize>,
-    /// Whether some incoming edge uses the fallback placement (see the module docs).
-    fallback: bool,
-    /// Where its head code goes: before this instruction.
-    head: Inst,
-}
-
-/// The copies of one edge.
-struct EdgeCopies {
-    pred: Block,
-    /// Index into [`Plan::blocks`].
-    succ: usize,
-    place: Place,
-    moves: Range<usize>,
-}
-
-/// Everything decided before the function is changed.
-#[derive(Default)]
-struct Plan {
-    phis: Vec<Inst>,
-    blocks: Vec<PhiBlock>,
-    edges: Vec<EdgeCopies>,
-    moves: Vec<Move<Loc>>,
-    stats: PhiElimStats,
-}
+type Loc = destruct::Loc<Value>;
 
 /// Eliminates every phi of `func` (see the module docs). On error `func` is unchanged.
 pub fn eliminate_phis(func: &mut Function, opts: &Options) -> Result<PhiElimOutput, PhiElimError> {
@@ -213,100 +129,108 @@ fn err(func: &Function, msg: String) -> PhiElimError {
     PhiElimError(format!("phi-elim: function @{}: {msg}", func.name_str()))
 }
 
+/// A function as out-of-SSA sees it: its graph, its phis and their incoming values, which
+/// edges split and which block ends take copies (LLVM's rules, see the module docs).
+struct Phis<'f> {
+    func: &'f Function,
+    graph: FunctionGraph<'f>,
+    /// The phis of every block, block by block: block `b`'s are `insts[start[b]..end]` where
+    /// `end` is the next block's start.
+    insts: Vec<Inst>,
+    start: SecondaryMap<Block, u32>,
+    count: SecondaryMap<Block, u32>,
+}
+
+impl<'f> Phis<'f> {
+    fn new(func: &'f Function) -> Self {
+        let mut p = Phis {
+            func,
+            graph: FunctionGraph(func),
+            insts: Vec::new(),
+            start: SecondaryMap::with_default(0),
+            count: SecondaryMap::with_default(0),
+        };
+        for b in func.layout.blocks() {
+            let start = p.insts.len();
+            let phis = func.layout.block_insts(b);
+            p.insts
+                .extend(phis.take_while(|&i| func.dfg.opcode(i) == Opcode::Phi));
+            p.start[b] = start as u32;
+            p.count[b] = (p.insts.len() - start) as u32;
+        }
+        p
+    }
+
+    fn of(&self, b: Block) -> &[Inst] {
+        let s = self.start[b] as usize;
+        &self.insts[s..s + self.count[b] as usize]
+    }
+}
+
+impl ssa::Graph for Phis<'_> {
+    fn num_blocks(&self) -> usize {
+        self.graph.num_blocks()
+    }
+    fn entry(&self) -> Option<Block> {
+        self.graph.entry()
+    }
+    fn successors(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
+        self.graph.successors(b)
+    }
+    fn blocks(&self) -> impl Iterator<Item = Block> + '_ {
+        self.func.layout.blocks()
+    }
+}
+
+impl PhiFunction for Phis<'_> {
+    type Value = Value;
+
+    fn phis(&self, b: Block, out: &mut Vec<Value>) {
+        out.extend(self.of(b).iter().map(|&i| self.func.dfg.insts[i].result));
+    }
+
+    fn incoming(&self, b: Block, k: usize, out: &mut Vec<(Block, Value)>) {
+        let (dfg, phi) = (&self.func.dfg, self.of(b)[k]);
+        let vals = dfg.inst_values(phi).iter().copied();
+        out.extend(dfg.inst_blocks(phi).iter().copied().zip(vals));
+    }
+
+    fn can_split(&self, pred: Block, succ: Block) -> bool {
+        is_splittable(self.func, pred, succ)
+    }
+
+    fn end_usable(&self, pred: Block) -> bool {
+        let term = self.func.terminator(pred).expect("checked by check_blocks");
+        self.func.dfg.inst_result(term).is_none()
+    }
+}
+
 /// Decides placements and sequentializes every parallel copy.
 fn make_plan(func: &Function) -> Result<Plan, PhiElimError> {
     let cfg = llvm_ir::ir::cfg::cfg_of(func);
-    let mut plan = Plan::default();
-    let mut scratch = Scratch::default();
-    for s in func.layout.blocks() {
-        let start = plan.phis.len();
-        let phis = func.layout.block_insts(s);
-        plan.phis
-            .extend(phis.take_while(|&i| func.dfg.opcode(i) == Opcode::Phi));
-        if plan.phis.len() > start {
-            plan_block(func, &cfg, s, start, &mut plan, &mut scratch)?;
-        }
-    }
-    plan.stats.phis = plan.phis.len();
-    Ok(plan)
+    let phis = Phis::new(func);
+    let heads = check_blocks(func, &cfg, &phis).map_err(|m| err(func, m))?;
+    let plan = destruct::plan_with_cfg(&phis, &cfg).map_err(|e| err(func, e.to_string()))?;
+    Ok(Plan { plan, heads })
 }
 
-/// Buffers reused across blocks.
-struct Scratch {
-    seq: Sequentializer<Loc>,
-    pred_pos: SecondaryMap<Block, u32>,
-    srcs: Vec<Value>,
-    copies: Vec<(Loc, Loc)>,
-}
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Self {
-            seq: Sequentializer::new(),
-            pred_pos: SecondaryMap::with_default(u32::MAX),
-            srcs: Vec::new(),
-            copies: Vec::new(),
+/// What LLVM IR rules out before a plan: phi blocks without a place for head code (a
+/// `catchswitch`, an EH pad ending its block) and edges out of blocks without a terminator or
+/// out of a `catchswitch`. Returns each phi block's head anchor, in layout order.
+fn check_blocks(func: &Function, cfg: &Cfg, phis: &Phis<'_>) -> Result<Vec<Inst>, String> {
+    let mut heads = Vec::new();
+    for s in func.layout.blocks().filter(|&b| phis.count[b] > 0) {
+        heads.push(head_anchor(func, s)?);
+        for &p in cfg.distinct_preds(s) {
+            let term = func
+                .terminator(p)
+                .ok_or("a predecessor has no terminator")?;
+            if func.dfg.opcode(term) == Opcode::CatchSwitch {
+                return Err("copies on an edge out of a catchswitch are not supported".into());
+            }
         }
     }
-}
-
-/// Plans the phis `plan.phis[start..]` of block `s`.
-fn plan_block(
-    func: &Function,
-    cfg: &Cfg,
-    s: Block,
-    start: usize,
-    plan: &mut Plan,
-    sc: &mut Scratch,
-) -> Result<(), PhiElimError> {
-    let head = head_anchor(func, s).map_err(|m| err(func, m))?;
-    let preds = cfg.distinct_preds(s);
-    let places: Vec<Place> = preds
-        .iter()
-        .map(|&p| place(func, cfg, p, s))
-        .collect::<Result<_, _>>()
-        .map_err(|m| err(func, m))?;
-    let fallback = places.contains(&Place::BeforeTerm);
-    incoming_table(func, preds, &plan.phis[start..], sc).map_err(|m| err(func, m))?;
-    let m = plan.phis.len() - start;
-    let bi = plan.blocks.len();
-    for (i, (&p, &pl)) in preds.iter().zip(&places).enumerate() {
-        sc.copies.clear();
-        for j in 0..m {
-            let a = func.dfg.insts[plan.phis[start + j]].result;
-            let dst = if fallback {
-                Loc::In((start + j) as u32)
-            } else {
-                Loc::Val(a)
-            };
-            sc.copies.push((dst, Loc::Val(sc.srcs[i * m + j])));
-        }
-        let m0 = plan.moves.len();
-        let st = sc
-            .seq
-            .sequentialize(&sc.copies, &mut plan.moves)
-            .expect("phis are distinct destinations");
-        if st.copies == 0 {
-            continue;
-        }
-        plan.stats.copies += st.copies;
-        plan.stats.temps += st.temps;
-        plan.stats.edges_split += usize::from(pl == Place::Split);
-        plan.stats.fallback_edges += usize::from(pl == Place::BeforeTerm);
-        plan.edges.push(EdgeCopies {
-            pred: p,
-            succ: bi,
-            place: pl,
-            moves: m0..plan.moves.len(),
-        });
-    }
-    plan.blocks.push(PhiBlock {
-        block: s,
-        phis: start..plan.phis.len(),
-        fallback,
-        head,
-    });
-    Ok(())
+    Ok(heads)
 }
 
 /// The instruction before which `s`'s head code goes: its first non-phi, or the one after it
@@ -323,80 +247,19 @@ fn head_anchor(func: &Function, s: Block) -> Result<Inst, String> {
     }
 }
 
-/// Where the copies of edge `p -> s` go (see the module docs).
-fn place(func: &Function, cfg: &Cfg, p: Block, s: Block) -> Result<Place, String> {
-    let term = func
-        .terminator(p)
-        .ok_or("a predecessor has no terminator")?;
-    if func.dfg.opcode(term) == Opcode::CatchSwitch {
-        return Err("copies on an edge out of a catchswitch are not supported".into());
-    }
-    Ok(
-        if cfg.distinct_succs(p).len() == 1 && func.dfg.inst_result(term).is_none() {
-            Place::End
-        } else if cfg.distinct_preds(s).len() == 1 {
-            Place::Head
-        } else if is_splittable(func, p, s) {
-            Place::Split
-        } else {
-            Place::BeforeTerm
-        },
-    )
-}
-
-/// Fills `sc.srcs[i * m + j]` with the incoming value of phi `j` from distinct predecessor `i`
-/// (linear in the phis' entries).
-fn incoming_table(
-    func: &Function,
-    preds: &[Block],
-    phis: &[Inst],
-    sc: &mut Scratch,
-) -> Result<(), String> {
-    let m = phis.len();
-    for (i, &p) in preds.iter().enumerate() {
-        sc.pred_pos[p] = i as u32;
-    }
-    sc.srcs.clear();
-    sc.srcs.resize(preds.len() * m, Value::NONE);
-    for (j, &phi) in phis.iter().enumerate() {
-        let vals = func.dfg.inst_values(phi);
-        for (&v, &b) in vals.iter().zip(func.dfg.inst_blocks(phi)) {
-            let pos = sc.pred_pos[b];
-            if pos != u32::MAX && sc.srcs[pos as usize * m + j].is_none() {
-                sc.srcs[pos as usize * m + j] = v;
-            }
-        }
-    }
-    for &p in preds {
-        sc.pred_pos[p] = u32::MAX;
-    }
-    match sc.srcs.iter().position(|v| v.is_none()) {
-        Some(k) => Err(format!(
-            "a phi has no entry for predecessor {}",
-            preds[k / m]
-        )),
-        None => Ok(()),
-    }
-}
-
 /// Changes the function as planned.
 fn apply(func: &mut Function, plan: &Plan, lowering: Lowering) {
-    let reqs: Vec<(Block, Block)> = plan
-        .edges
-        .iter()
-        .filter(|e| e.place == Place::Split)
-        .map(|e| (e.pred, plan.blocks[e.succ].block))
-        .collect();
+    let reqs: Vec<(Block, Block)> = plan.split_edges().collect();
     let mut new_blocks = split_edges(func, &reqs, false).into_iter();
     let mut em = Emitter::new(func, plan, lowering);
     // Head code first (copies at the head, then the phis' replacements), so that code later
     // inserted before a terminator of the same block comes after it.
     for e in plan.edges.iter().filter(|e| e.place == Place::Head) {
-        let anchor = plan.blocks[e.succ].head;
+        let anchor = plan.heads[e.succ];
         em.emit_moves(e, anchor);
     }
-    for pb in &plan.blocks {
-        em.replace_phis(pb);
+    for (pb, &head) in plan.blocks.iter().zip(&plan.heads) {
+        em.replace_phis(pb, head);
     }
     for e in plan.edges.iter().filter(|e| e.place != Place::Head) {
         let at = match e.place {
@@ -424,7 +287,7 @@ impl<'f, 'p> Emitter<'f, 'p> {
     fn new(func: &'f mut Function, plan: &'p Plan, lowering: Lowering) -> Self {
         let mut phi_of = SecondaryMap::with_default(0u32);
         for (k, &phi) in plan.phis.iter().enumerate() {
-            phi_of[func.dfg.insts[phi].result] = k as u32 + 1;
+            phi_of[phi] = k as u32 + 1;
         }
         let mut em = Emitter {
             func,
@@ -442,7 +305,7 @@ impl<'f, 'p> Emitter<'f, 'p> {
     }
 
     fn phi_value(&self, k: usize) -> Value {
-        self.func.dfg.insts[self.plan.phis[k]].result
+        self.plan.phis[k]
     }
 
     /// One `alloca` per phi at the head of the entry block, in phi order.
@@ -556,20 +419,20 @@ impl<'f, 'p> Emitter<'f, 'p> {
     }
 
     /// Removes the phis of `pb`, putting their replacements at its head.
-    fn replace_phis(&mut self, pb: &PhiBlock) {
+    fn replace_phis(&mut self, pb: &PhiBlock, head: Inst) {
         for k in pb.phis.clone() {
-            let phi = self.plan.phis[k];
             let a = self.phi_value(k);
+            let phi = self.func.dfg.value_inst(a).expect("a phi's result");
             match self.lowering {
                 Lowering::StackSlots => {
                     let ty = self.func.dfg.value_type(a);
                     let name = self.func.dfg.values[a].name;
                     let l = FuncBuilder::new(self.func).make_load(ty, self.var[k], name);
-                    self.insert(l, pb.head);
+                    self.insert(l, head);
                     let lv = self.func.dfg.insts[l].result;
                     self.func.dfg.replace_all_uses(a, lv);
                 }
-                Lowering::Copies if pb.fallback => self.copy_into(self.var[k], a, pb.head),
+                Lowering::Copies if pb.fallback => self.copy_into(self.var[k], a, head),
                 Lowering::Copies => {}
             }
             self.func.remove_inst(phi);
@@ -593,7 +456,7 @@ fn listing(func: &Function, plan: &Plan) -> String {
         Loc::Val(v) => num.value_ref(func, v),
         Loc::In(k) => format!(
             "in({})",
-            num.value_ref(func, func.dfg.insts[plan.phis[k as usize]].result)
+            num.value_ref(func, plan.phis[k as usize])
         ),
     };
     let slot = |s: Slot<Loc>| match s {

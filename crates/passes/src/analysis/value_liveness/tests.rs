@@ -64,7 +64,7 @@ fn oracle(func: &Function, g: &Cfg) -> (Vec<Vec<bool>>, Vec<Vec<bool>>) {
 }
 
 fn check_against_oracle(func: &Function, g: &Cfg, what: &str) {
-    let lv = ValueLiveness::compute(func, g);
+    let lv = super::compute(func, g);
     let (want_in, want_out) = oracle(func, g);
     for v in 0..func.dfg.values.len() {
         let val = Value::new(v);
@@ -196,7 +196,7 @@ fn values_in_a_loop() {
     fb.func.layout.insert_inst_before(phi, t1);
     fb.func.layout.insert_inst_before(add, t2);
     let g = llvm_ir::ir::cfg::cfg_of(func);
-    let lv = ValueLiveness::compute(func, &g);
+    let lv = super::compute(func, &g);
     // %x: used by the phi at the end of entry (and %x, %c are params used by terminators).
     assert_eq!(lv.live_out_blocks(x), &[b(0)]);
     assert!(lv.live_in_blocks(x).is_empty());
@@ -232,7 +232,7 @@ fn use_before_def_in_unreachable_cycle() {
     fb.func.layout.insert_inst_before(a_inst, t);
     fb.func.layout.insert_inst_before(b_inst, t);
     let g = llvm_ir::ir::cfg::cfg_of(func);
-    let lv = ValueLiveness::compute(func, &g);
+    let lv = super::compute(func, &g);
     assert_eq!(lv.live_in_blocks(bv), &[b(2), b(3)]);
     assert_eq!(lv.live_out_blocks(bv), &[b(2), b(3)]);
     assert!(lv.live_in_blocks(a).is_empty());
