@@ -36,13 +36,24 @@ pub fn build<F: Variables>(f: &F, opts: &Options) -> Result<Ssa<F::Value>, Build
         }
         r = read(f, &cfg, nv)?;
     }
-    let promoted = choose(&r, nv, opts.max_promoted);
+    Ok(build_read(cfg, &r, nv, opts))
+}
+
+/// [`build`] on accesses already read and checked (`r`, grouped by block in layout order) over
+/// variables `0..nv`, for a CFG whose entry has no predecessors.
+pub(super) fn build_read<V: Copy + Eq + std::hash::Hash>(
+    cfg: Cfg,
+    r: &Read<V>,
+    nv: usize,
+    opts: &Options,
+) -> Ssa<V> {
+    let promoted = choose(r, nv, opts.max_promoted);
     let dt = DomTree::compute(&cfg);
     let method = match (opts.method, opts.phi_copy_budget) {
         (Method::Bounded, Some(_)) => Method::Exact,
         (m, _) => m,
     };
-    let mut cands = place_all(&cfg, &dt, &r, &promoted, method);
+    let mut cands = place_all(&cfg, &dt, r, &promoted, method);
     let promoted = apply_budget(&cfg, &mut cands, promoted, opts.phi_copy_budget);
     let (by_block, index) = PhisByBlock::build(cfg.num_block_ids(), cands.iter().map(|c| c.1));
     let mut phis = vec![
@@ -64,7 +75,7 @@ pub fn build<F: Variables>(f: &F, opts: &Options) -> Result<Ssa<F::Value>, Build
         use_val: Vec::new(),
         alias: FxHashMap::default(),
     };
-    let events = events(&r, &promoted, cfg.num_block_ids());
+    let events = events(r, &promoted, cfg.num_block_ids());
     let entry = cfg.entry().unwrap_or(Block(0));
     let walk = Walk {
         cfg: &cfg,
@@ -85,20 +96,20 @@ pub fn build<F: Variables>(f: &F, opts: &Options) -> Result<Ssa<F::Value>, Build
     };
     let use_val = host.use_val;
     let mut out = Numbered::from_walk(&cfg, &phis, &renamed.live, &incoming);
-    let mut uses: Vec<(u32, Value<F::Value>)> = (r.acc.iter().enumerate())
+    let mut uses: Vec<(u32, Value<V>)> = (r.acc.iter().enumerate())
         .filter(|(_, a)| promoted[a.var().index()] && matches!(a, Access::Use(..) | Access::UseInto(..)))
         .map(|(i, a)| (use_id(a), out.renumber(use_val[i])))
         .collect();
     let placed = out.phis.len();
     if opts.fold_trivial {
-        out.fold(&mut uses);
+        out.fold(&cfg, &mut uses);
     }
     let stats = Stats {
         promoted: promoted.iter().filter(|&&p| p).count(),
         phis_placed: placed,
         phis_folded: placed - out.phis.len(),
     };
-    Ok(Ssa {
+    Ssa {
         cfg,
         phis: out.phis,
         op_start: out.op_start,
@@ -106,13 +117,14 @@ pub fn build<F: Variables>(f: &F, opts: &Options) -> Result<Ssa<F::Value>, Build
         uses,
         promoted,
         stats,
-    })
+    }
 }
 
-/// The accesses as read: all of them in report order, and each one's block.
-struct Read<V> {
-    acc: Vec<Access<V>>,
-    block: Vec<Block>,
+/// The accesses as read: all of them in report order (blocks in layout order), and each one's
+/// block.
+pub(super) struct Read<V> {
+    pub(super) acc: Vec<Access<V>>,
+    pub(super) block: Vec<Block>,
 }
 
 fn read<F: Variables>(f: &F, cfg: &Cfg, nv: usize) -> Result<Read<F::Value>, BuildError> {
@@ -137,7 +149,8 @@ fn read<F: Variables>(f: &F, cfg: &Cfg, nv: usize) -> Result<Read<F::Value>, Bui
     Ok(r)
 }
 
-/// Which variables to promote: all, or the `max` with the most accesses.
+/// Which variables to promote: all, or the `max` with the most accesses
+/// ([`super::place::most_accessed`]).
 fn choose<V>(r: &Read<V>, nv: usize, max: Option<usize>) -> Vec<bool> {
     let Some(max) = max.filter(|&m| m < nv) else {
         return vec![true; nv];
@@ -146,13 +159,7 @@ fn choose<V>(r: &Read<V>, nv: usize, max: Option<usize>) -> Vec<bool> {
     for a in &r.acc {
         count[a.var().index()] += 1;
     }
-    let mut order: Vec<usize> = (0..nv).collect();
-    order.sort_by_key(|&v| std::cmp::Reverse(count[v]));
-    let mut promoted = vec![false; nv];
-    for &v in &order[..max] {
-        promoted[v] = true;
-    }
-    promoted
+    super::place::most_accessed(&count, max)
 }
 
 /// Each promoted variable's phi blocks, as `(variable, block)` in variable order.
@@ -353,10 +360,11 @@ impl<V: Copy + Eq> Numbered<V> {
     }
 
     /// Folds trivial phis, then numbers the rest densely again (in `self` and `uses`).
-    fn fold(&mut self, uses: &mut [(u32, Value<V>)]) {
+    fn fold(&mut self, cfg: &Cfg, uses: &mut [(u32, Value<V>)]) {
         let n = self.phis.len();
         let mut t = Trivial {
             n: self,
+            cfg,
             fwd: vec![None; n],
         };
         let alive = fold_trivial_phis(n, &mut t);
@@ -371,10 +379,8 @@ impl<V: Copy + Eq> Numbered<V> {
             v
         };
         let mut new_id = vec![u32::MAX; n];
-        let mut next = 0;
-        for k in (0..n).filter(|&k| alive[k]) {
-            new_id[k] = next;
-            next += 1;
+        for (next, k) in (0..n).filter(|&k| alive[k]).enumerate() {
+            new_id[k] = next as u32;
         }
         let final_id = |v: Value<V>| match resolve(v) {
             Value::Phi(p) => Value::Phi(PhiId(new_id[p.index()])),
@@ -394,10 +400,12 @@ impl<V: Copy + Eq> Numbered<V> {
     }
 }
 
-/// The plain rule for trivial phis (Braun et al.): all operands, ignoring the phi itself, are
-/// one value; a phi of only itself stands for `Undefined`.
+/// The plain rule for trivial phis (Braun et al.): all operands, ignoring the phi itself and
+/// edges from unreachable predecessors (which never run), are one value; a phi of only itself
+/// stands for `Undefined`.
 struct Trivial<'a, V> {
     n: &'a Numbered<V>,
+    cfg: &'a Cfg,
     fwd: Vec<Option<Value<V>>>,
 }
 
@@ -429,8 +437,17 @@ impl<V: Copy + Eq> Folder for Trivial<'_, V> {
     fn try_fold(&mut self, k: usize) -> Option<Option<u32>> {
         let me = Value::Phi(PhiId(k as u32));
         let mut same = None;
-        for &o in self.ops(k) {
-            let o = self.resolve(o);
+        let preds = self.cfg.preds(self.n.phis[k].block);
+        for (&o, &p) in self.ops(k).iter().zip(preds) {
+            if !self.cfg.is_reachable(p) {
+                continue;
+            }
+            // Undefined is one value whichever variable it comes from (a copy of an undefined
+            // variable into another is undefined too).
+            let o = match self.resolve(o) {
+                Value::Undefined(_) => Value::Undefined(self.n.phis[k].var),
+                o => o,
+            };
             if o == me || Some(o) == same {
                 continue;
             }

@@ -25,9 +25,12 @@
 //! the function's start); a [`Access::Kill`] makes the variable undefined again from there (a
 //! variable declared inside a loop). A use may name the temporary it reads into
 //! ([`Access::UseInto`]): definitions of that temporary then assign what the use read, so a
-//! copy `x = y` compiled as `t = read y; write x, t` needs no phi where `y` needs none.
+//! copy `x = y` compiled as `t = read y; write x, t` needs no phi where `y` needs none. The
+//! temporary must be an SSA value of your IR: assigned once, by that use, which dominates every
+//! definition whose value it is (the table of such temporaries is kept for the whole function).
 
 pub mod fold;
+pub mod on_the_fly;
 pub mod place;
 pub mod rename;
 pub mod walk;
@@ -242,14 +245,29 @@ impl<V: Copy> Ssa<V> {
     /// Block parameters instead of phis: the arguments that the `succ_index`-th successor edge
     /// of `pred` passes to its target's parameters (the target's phis, in [`Ssa::phis_of`]
     /// order). An edge is told apart from another between the same blocks by its place among
-    /// `pred`'s successors, in the graph's order.
+    /// `pred`'s successors, in the graph's order ([`Graph::successors`]). Nothing for an edge
+    /// that does not exist. Costs `O(log preds)` plus the arguments.
     pub fn arguments(&self, pred: Block, succ_index: usize) -> impl Iterator<Item = Value<V>> + '_ {
+        let k = self.edge_index(pred, succ_index);
+        let target = k.map(|_| self.cfg.succs(pred)[succ_index]);
+        let phis = target.map(|t| self.phis_of(t)).into_iter().flatten();
+        phis.map(move |p| self.operands(p)[k.expect("an edge")])
+    }
+
+    /// The index, among its target's predecessors ([`Ssa::preds`]), of the `succ_index`-th
+    /// successor edge of `pred`.
+    fn edge_index(&self, pred: Block, succ_index: usize) -> Option<usize> {
+        if !self.cfg.in_layout(pred) {
+            return None;
+        }
         let succs = self.cfg.succs(pred);
-        let target = succs[succ_index];
+        let target = *succs.get(succ_index)?;
         let earlier = succs[..succ_index].iter().filter(|&&s| s == target).count();
+        // Predecessor lists are ordered by the predecessor's layout position.
         let preds = self.cfg.preds(target);
-        let k = preds.iter().position(|&p| p == pred).expect("an edge of the graph") + earlier;
-        self.phis_of(target).map(move |p| self.operands(p)[k])
+        let at = self.cfg.layout_position(pred)?;
+        let first = preds.partition_point(|&p| self.cfg.layout_position(p) < Some(at));
+        Some(first + earlier)
     }
 
     /// The predecessors of `b`, one per edge: the order of every phi's operands in `b`.

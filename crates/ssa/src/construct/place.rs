@@ -217,6 +217,22 @@ pub fn over_budget(costs: &[u64], limit: u64) -> Vec<usize> {
     out
 }
 
+/// The variable budget ([`super::Options::max_promoted`]): per variable, whether it is among
+/// the `max` with the most accesses (`counts`), ties broken by the lower index. Every variable
+/// is kept when there are at most `max`.
+pub fn most_accessed(counts: &[u32], max: usize) -> Vec<bool> {
+    let mut keep = vec![true; counts.len()];
+    if max >= counts.len() {
+        return keep;
+    }
+    let mut order: Vec<usize> = (0..counts.len()).collect();
+    order.sort_by_key(|&v| std::cmp::Reverse(counts[v]));
+    for &v in &order[max..] {
+        keep[v] = false;
+    }
+    keep
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,5 +269,13 @@ mod tests {
         assert_eq!(over_budget(&[3, 5, 5, 0], 13), Vec::<usize>::new());
         assert_eq!(over_budget(&[3, 5, 5, 0], 12), vec![1]);
         assert_eq!(over_budget(&[3, 5, 5, 0], 0), vec![1, 2, 0]);
+    }
+
+    #[test]
+    fn the_most_accessed_are_kept_ties_to_the_lower_index() {
+        assert_eq!(most_accessed(&[1, 3, 3, 2], 2), vec![false, true, true, false]);
+        assert_eq!(most_accessed(&[2, 2, 2], 1), vec![true, false, false]);
+        assert_eq!(most_accessed(&[0, 1], 0), vec![false, false]);
+        assert_eq!(most_accessed(&[0, 1], 5), vec![true, true]);
     }
 }
