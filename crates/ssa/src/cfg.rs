@@ -14,6 +14,8 @@
 //! - predecessors have the same multiplicity, ordered by the predecessor's layout position, then
 //!   successor order, so all occurrences of one predecessor are adjacent; the distinct lists
 //!   ([`Cfg::distinct_preds`], [`Cfg::distinct_succs`]) keep the first occurrence of each block;
+//! - a query about a block id outside the graph answers as for an unreachable block with no
+//!   edges (empty lists, `None`, `false`), never panics;
 //! - the depth-first search from the entry (iterative, see [`crate::postorder`]) defines
 //!   reachability, preorder, postorder and reverse postorder (RPO). Predecessor lists include
 //!   unreachable predecessors; the orders contain reachable blocks only.
@@ -36,7 +38,10 @@ impl Csr {
     #[inline]
     fn get(&self, b: Block) -> &[Block] {
         let i = b.index();
-        &self.targets[self.off[i] as usize..self.off[i + 1] as usize]
+        match self.off.get(i + 1) {
+            Some(&end) => &self.targets[self.off[i] as usize..end as usize],
+            None => &[],
+        }
     }
 
     /// Sets the offset array for per-block target counts `count`; returns the total count.
@@ -328,7 +333,7 @@ impl Cfg {
     /// The position of `b` in the layout (`None` if it is not in the layout).
     #[inline]
     pub fn layout_position(&self, b: Block) -> Option<u32> {
-        Some(self.layout_pos[b.index()]).filter(|&p| p != NO_NUM)
+        self.layout_pos.get(b.index()).copied().filter(|&p| p != NO_NUM)
     }
 
     /// Successors of `b` in terminator order, with multiplicity.
@@ -388,7 +393,7 @@ impl Cfg {
     /// The index of `b` in [`Cfg::reverse_postorder`] (`None` if unreachable).
     #[inline]
     pub fn rpo_number(&self, b: Block) -> Option<u32> {
-        Some(self.rpo_num[b.index()]).filter(|&p| p != NO_NUM)
+        self.rpo_num.get(b.index()).copied().filter(|&p| p != NO_NUM)
     }
 
     /// Reachable blocks in depth-first preorder (the entry first).
@@ -400,14 +405,14 @@ impl Cfg {
     /// The index of `b` in [`Cfg::preorder`] (`None` if unreachable).
     #[inline]
     pub fn preorder_number(&self, b: Block) -> Option<u32> {
-        Some(self.pre_num[b.index()]).filter(|&p| p != NO_NUM)
+        self.pre_num.get(b.index()).copied().filter(|&p| p != NO_NUM)
     }
 
     /// The block from which the depth-first search first entered `b` (`None` for the entry and
     /// for unreachable blocks).
     #[inline]
     pub fn dfs_parent(&self, b: Block) -> Option<Block> {
-        self.dfs.parent[b.index()].expand()
+        self.dfs.parent.get(b.index()).and_then(|p| p.expand())
     }
 }
 

@@ -79,7 +79,10 @@ impl DominanceFrontiers {
     #[inline]
     pub fn frontier(&self, b: Block) -> &[Block] {
         let i = b.index();
-        &self.blocks[self.off[i] as usize..self.off[i + 1] as usize]
+        match self.off.get(i + 1) {
+            Some(&end) => &self.blocks[self.off[i] as usize..end as usize],
+            None => &[],
+        }
     }
 
     /// `Σ |DF(b)|` over all blocks.

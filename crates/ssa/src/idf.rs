@@ -1,6 +1,6 @@
 //! Iterated dominance frontiers without materialising frontier sets: the algorithm of Sreedhar
 //! and Gao ("A Linear Time Algorithm for Placing φ-Nodes", 1995) in the form of LLVM's
-//! `IDFCalculator` (`GenericIteratedDominanceFrontier.h`), which mem2reg uses to place phis.
+//! `IDFCalculator` (`GenericIteratedDominanceFrontier.h`), which LLVM's mem2reg uses to place phis.
 //!
 //! Definition blocks go into a priority queue keyed on `(dominator-tree depth, DFS in-number)`,
 //! deepest first (the definitions sorted once, with a stable sort that is linear on the sorted
@@ -295,7 +295,7 @@ mod tests {
         let diamond = [(0, 1), (0, 2), (1, 3), (2, 3)];
         assert_eq!(idf(4, &diamond, &[1]), vec![3]);
         assert_eq!(idf(4, &diamond, &[0]), Vec::<u32>::new());
-        // A store in the loop body needs phis at the header and, through it, nowhere else.
+        // A definition in the loop body needs phis at the header and, through it, nowhere else.
         let lp = [(0, 1), (1, 2), (2, 1), (1, 3)];
         assert_eq!(idf(4, &lp, &[0, 2]), vec![1]);
     }

@@ -1,15 +1,15 @@
-//! A cheap superset of the blocks where a stack slot can be live on entry, for placing phis
+//! A cheap superset of the blocks where a variable can be live on entry, for placing phis
 //! without computing liveness block by block.
 //!
 //! Exact live-in sets can be quadratic in total: in a nest of N loops, the counter of loop k
 //! is live in every block of the loops inside it, so N counters are live in `O(N²)` blocks,
-//! although each needs a single phi. [`LiveBound`] instead answers "can the slot be live on
+//! although each needs a single phi. [`LiveBound`] instead answers "can the variable be live on
 //! entry to `y`?" from the dominator tree alone, in `O(k log k)` for `k` definition and use
-//! blocks, and mem2reg removes the few phis it lets through that turn out dead (see
-//! `transform::mem2reg::rename`).
+//! blocks, and renaming removes the few phis it lets through that turn out dead (see
+//! [`crate::construct::rename`]).
 //!
-//! The bound. For an upward-exposed use in block `u` (a load before any store in `u`), let
-//! `dd(u)` be the deepest definition block that strictly dominates `u`. If the slot is live on
+//! The bound. For an upward-exposed use in block `u` (a use before any definition in `u`), let
+//! `dd(u)` be the deepest definition block that strictly dominates `u`. If the variable is live on
 //! entry to `y`, some path from `y` reaches such a `u` through no definition block (except
 //! possibly `y` itself). Every path from the entry to `u` crosses `dd(u)`; a path from the entry
 //! to `y` that avoided `dd(u)`, followed by that definition-free path, would reach `u` without
@@ -41,7 +41,7 @@ pub struct LiveBound {
 }
 
 impl LiveBound {
-    /// The bound for a slot defined (stored to) in `defs` and used before any store in `uses`.
+    /// The bound for a variable defined in `defs` and used before any definition in `uses`.
     pub fn compute(dt: &DomTree, defs: &[Block], uses: &[Block]) -> Self {
         let mut b = Self::default();
         b.recompute(dt, defs, uses);
@@ -143,8 +143,8 @@ mod tests {
 
     #[test]
     fn loop_counter_is_bounded_by_its_initialising_block() {
-        // 0 -> 1 (pre) -> 2 (header) -> 3 (body) -> 2 ; 2 -> 4 (exit). Stored in 1 and 3,
-        // loaded in 2 and 3 (before the store): live only below 1.
+        // 0 -> 1 (pre) -> 2 (header) -> 3 (body) -> 2 ; 2 -> 4 (exit). Defined in 1 and 3,
+        // used in 2 and 3 (before the definition): live only below 1.
         let cfg = Cfg::from_edges(
             5,
             b(0),

@@ -13,8 +13,8 @@ use super::cfg::Cfg;
 use super::marks::BlockMarks;
 use crate::Block;
 
-/// Computes live-in blocks of stack slots (form (a) of the module docs), reusing its scratch
-/// space: build one per function and call [`LiveInCalculator::compute`] per slot.
+/// Computes live-in blocks of variables (see the module docs), reusing its scratch
+/// space: build one per function and call [`LiveInCalculator::compute`] per variable.
 pub struct LiveInCalculator<'a> {
     cfg: &'a Cfg,
     b: LiveInBuffers,
@@ -49,7 +49,7 @@ impl<'a> LiveInCalculator<'a> {
         self.b
     }
 
-    /// The live-in blocks of a slot stored to in `def_blocks` and read before any store in
+    /// The live-in blocks of a variable defined in `def_blocks` and used before any definition in
     /// `use_before_def_blocks`: `out` (cleared first) receives them in the order found (a
     /// deterministic function of the inputs), and the returned set answers membership (valid
     /// until the next call). Unreachable predecessors are walked too, as LLVM does.

@@ -1,13 +1,13 @@
-//! Pruned phi placement for the slots of one function: each slot's live-in bound
+//! Pruned phi placement for the variables of one function: each variable's live-in bound
 //! ([`LiveBound`]) and its iterated dominance frontier within that bound
-//! ([`IdfCalculator::compute_pruned`]), with one computation shared by all slots that have the
+//! ([`IdfCalculator::compute_pruned`]), with one computation shared by all variables that have the
 //! same definition blocks and the same upward-exposed use blocks.
 //!
 //! Why share: the answer depends on those two block lists alone, and the walk behind it can
-//! cost up to the size of the function. Slots that are stored and loaded in the same blocks
+//! cost up to the size of the function. Variables that are defined and used in the same blocks
 //! are common: variables updated together in a loop body (every one needs a phi in every
 //! enclosing loop header), or clang's `-O0` code for a long basic-block chain where each
-//! block reads and writes the same locals. `V` such slots cost `V` walks over the same blocks;
+//! block reads and writes the same locals. `V` such variables cost `V` walks over the same blocks;
 //! shared, they cost one walk plus `V` hash lookups of their lists.
 //!
 //! Invariants:
@@ -18,7 +18,7 @@
 //! - an answer is kept only when computing it cost more (the lists read, sorted and queued,
 //!   plus the blocks walked) than keeping it stores (the lists plus the answer, plus a
 //!   constant): a cheap answer is recomputed rather than stored,
-//!   so the table holds the few expensive answers, stays small, and costs each slot one
+//!   so the table holds the few expensive answers, stays small, and costs each variable one
 //!   hash of its lists; memory is linear in the total size of the lists and answers, in
 //!   three flat arrays; nothing depends on hash-map iteration order.
 
@@ -46,7 +46,7 @@ struct Entry {
 /// kept (in blocks).
 const KEEP_MARGIN: usize = 32;
 
-/// Places phis for many slots of one function (see the module docs).
+/// Places phis for many variables of one function (see the module docs).
 pub struct PrunedPlacer<'a> {
     dt: &'a DomTree,
     idf: IdfCalculator<'a>,
@@ -68,7 +68,7 @@ pub struct PlacerBuffers {
     entries: Vec<Entry>,
     /// Keys and answers of all entries, back to back.
     store: Vec<Block>,
-    /// The last slot's bound (kept for its buffers).
+    /// The last variable's bound (kept for its buffers).
     bound: LiveBound,
 }
 
@@ -99,7 +99,7 @@ impl<'a> PrunedPlacer<'a> {
         self.b
     }
 
-    /// The blocks that need a phi for a slot stored in `defs` and loaded before any store in
+    /// The blocks that need a phi for a variable defined in `defs` and used before any definition in
     /// `uses` (pruned by [`LiveBound`]), into `out` (cleared first), sorted by layout
     /// position. Returns whether the bound was the whole function.
     pub fn place(&mut self, defs: &[Block], uses: &[Block], out: &mut Vec<Block>) -> bool {
@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn equal_lists_share_one_computation() {
-        // 0 -> 1 -> 2 -> 1 ; 2 -> 3: a loop; stores in 0 and 2, loads in 1 (before a store).
+        // 0 -> 1 -> 2 -> 1 ; 2 -> 3: a loop; definitions in 0 and 2, uses in 1 (before a definition).
         let cfg = Cfg::from_edges(
             4,
             b(0),

@@ -15,6 +15,8 @@
 //! - `dfs_in`/`dfs_out` number a walk of the tree in child order with one shared counter, as
 //!   LLVM's `updateDFSNumbers` does (root in = 0, root out = 2·size − 1), so `a` dominates `b` iff
 //!   `in(a) <= in(b) && out(b) <= out(a)` — an O(1) [`DomTree::dominates`];
+//! - a block id outside the graph answers as an unreachable block (no idom, no children, no
+//!   depth), never panics;
 //! - following LLVM, `dominates(a, b)` is true when `b` is unreachable (no path from the entry
 //!   reaches `b`, so every block is vacuously on all of them) and false when `a` is unreachable
 //!   and `b` is not; every block dominates itself.
@@ -199,32 +201,35 @@ impl DomTree {
     /// The immediate dominator of `b` (`None` for the root and for unreachable blocks).
     #[inline]
     pub fn idom(&self, b: Block) -> Option<Block> {
-        self.idom[b.index()].expand()
+        self.idom.get(b.index()).and_then(|i| i.expand())
     }
 
     /// The children of `b` in the tree, in CFG depth-first preorder (empty if unreachable).
     #[inline]
     pub fn children(&self, b: Block) -> &[Block] {
         let i = b.index();
-        &self.children[self.child_off[i] as usize..self.child_off[i + 1] as usize]
+        match self.child_off.get(i + 1) {
+            Some(&end) => &self.children[self.child_off[i] as usize..end as usize],
+            None => &[],
+        }
     }
 
     /// The depth (LLVM's level) of `b`: 0 for the root; `None` if unreachable.
     #[inline]
     pub fn depth(&self, b: Block) -> Option<u32> {
-        Some(self.level[b.index()]).filter(|&l| l != NO_NUM)
+        self.level.get(b.index()).copied().filter(|&l| l != NO_NUM)
     }
 
     /// The DFS entry number of `b` in the tree walk (`None` if unreachable).
     #[inline]
     pub fn dfs_in(&self, b: Block) -> Option<u32> {
-        Some(self.dfs_in[b.index()]).filter(|&l| l != NO_NUM)
+        self.dfs_in.get(b.index()).copied().filter(|&l| l != NO_NUM)
     }
 
     /// The DFS exit number of `b` in the tree walk (`None` if unreachable).
     #[inline]
     pub fn dfs_out(&self, b: Block) -> Option<u32> {
-        Some(self.dfs_out[b.index()]).filter(|&l| l != NO_NUM)
+        self.dfs_out.get(b.index()).copied().filter(|&l| l != NO_NUM)
     }
 
     /// Reachable blocks in tree preorder (the root first, children in [`DomTree::children`]
