@@ -29,37 +29,9 @@ mod tests {
 
     const N: usize = 100_000;
 
-    /// A chain `i -> i + 1` with skip edges `i -> i + 2` (even `i`), two-block loops
-    /// `i + 1 -> i` (`i % 5 == 3`), self-loops (`i % 7 == 0`) and an unreachable tail of ten
-    /// blocks pointing into the middle. Dominator tree depth ≈ N / 2, frontiers stay small.
-    fn deep_edges() -> Vec<(Block, Block)> {
-        let mut e = Vec::new();
-        let r = N - 10;
-        for i in 0..r - 1 {
-            e.push((Block::new(i), Block::new(i + 1)));
-            if i % 2 == 0 && i + 2 < r {
-                e.push((Block::new(i), Block::new(i + 2)));
-            }
-            if i % 5 == 3 {
-                e.push((Block::new(i + 1), Block::new(i)));
-            }
-            if i % 7 == 0 && i > 0 {
-                e.push((Block::new(i), Block::new(i)));
-            }
-        }
-        for i in r..N {
-            e.push((
-                Block::new(i),
-                Block::new(if i + 1 < N { i + 1 } else { N / 2 }),
-            ));
-        }
-        e
-    }
-
-
     #[test]
     fn hundred_thousand_blocks_deep() {
-        let edges = deep_edges();
+        let edges = ssa::testing::deep_edges(N);
         let g = ssa::Cfg::from_edges(N, Block(0), &edges);
         let last = Block::new(N - 11);
         // The graph as a function: every 2-way branch reads %c, so %c is live nearly

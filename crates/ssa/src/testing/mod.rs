@@ -115,3 +115,31 @@ pub fn random_graph(rng: &mut Rng, n: usize, reducible: bool) -> RandomGraph {
         edges,
     }
 }
+
+/// The edges of a deep graph of `n` blocks, entry 0: a chain `i -> i + 1` with skip edges `i -> i + 2` (even `i`), two-block loops
+/// `i + 1 -> i` (`i % 5 == 3`), self-loops (`i % 7 == 0`) and an unreachable tail of ten
+/// blocks pointing into the middle. Dominator tree depth ≈ n / 2, frontiers stay small.
+pub fn deep_edges(n: usize) -> Vec<(Block, Block)> {
+    assert!(n >= 12, "at least 12 blocks");
+    let mut e = Vec::new();
+    let r = n - 10;
+    for i in 0..r - 1 {
+        e.push((Block::new(i), Block::new(i + 1)));
+        if i % 2 == 0 && i + 2 < r {
+            e.push((Block::new(i), Block::new(i + 2)));
+        }
+        if i % 5 == 3 {
+            e.push((Block::new(i + 1), Block::new(i)));
+        }
+        if i % 7 == 0 && i > 0 {
+            e.push((Block::new(i), Block::new(i)));
+        }
+    }
+    for i in r..n {
+        e.push((
+            Block::new(i),
+            Block::new(if i + 1 < n { i + 1 } else { n / 2 }),
+        ));
+    }
+    e
+}
