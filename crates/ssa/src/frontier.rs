@@ -120,7 +120,6 @@ pub fn naive_frontiers(cfg: &Cfg, dt: &DomTree) -> Vec<Vec<Block>> {
 mod tests {
     use super::*;
     use crate::testing::{b, below, cfg, random_graph};
-    use crate::testing::Rng;
 
     fn frontiers(n: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
         let g = cfg(n, edges);
@@ -182,8 +181,9 @@ mod tests {
 
     #[test]
     fn random_graphs_match_the_definition() {
-        for seed in 0..3000u64 {
-            let mut rng = Rng::new(seed ^ 0xdf);
+        crate::testing::property(500, |r| {
+            let mut rng = r.clone();
+            let seed = rng.next_u64();
             let n = 1 + below(&mut rng, 60);
             let rg = random_graph(&mut rng, n, seed % 3 != 0);
             let g = rg.cfg();
@@ -194,6 +194,6 @@ mod tests {
                 assert_eq!(df.frontier(Block::new(i)), &want[..], "seed {seed}: {rg:?}");
             }
             assert_eq!(df.total_len(), oracle.iter().map(Vec::len).sum::<usize>());
-        }
+        });
     }
 }

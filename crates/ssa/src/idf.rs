@@ -278,7 +278,6 @@ pub fn idf_worklist(
 mod tests {
     use super::*;
     use crate::testing::{b, below, cfg, chance, random_graph};
-    use crate::testing::Rng;
 
     fn idf(n: usize, edges: &[(u32, u32)], defs: &[u32]) -> Vec<u32> {
         let g = cfg(n, edges);
@@ -337,8 +336,9 @@ mod tests {
     #[test]
     fn random_graphs_match_the_worklist() {
         let mut out = Vec::new();
-        for seed in 0..2000u64 {
-            let mut rng = Rng::new(seed ^ 0x1df);
+        crate::testing::property(500, |r| {
+            let mut rng = r.clone();
+            let seed = rng.next_u64();
             let n = 1 + below(&mut rng, 60);
             let rg = random_graph(&mut rng, n, seed % 2 == 1);
             let g = rg.cfg();
@@ -359,6 +359,6 @@ mod tests {
                 let want = idf_worklist(&g, &df, &defs, Some(&live));
                 assert_eq!(out, want, "seed {seed} {defs:?} {live:?}");
             }
-        }
+        });
     }
 }

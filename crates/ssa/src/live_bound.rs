@@ -171,8 +171,9 @@ mod tests {
 
     #[test]
     fn contains_every_live_in_block_on_random_graphs() {
-        for seed in 0..1500u64 {
-            let mut rng = Rng::new(seed ^ 0xb0d);
+        crate::testing::property(500, |r| {
+            let mut rng = r.clone();
+            let seed = rng.next_u64();
             let n = 1 + below(&mut rng, 40);
             let g = random_graph(&mut rng, n, seed % 2 == 0).cfg();
             let dt = DomTree::compute(&g);
@@ -200,6 +201,6 @@ mod tests {
                     );
                 }
             }
-        }
+        });
     }
 }

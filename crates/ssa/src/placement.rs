@@ -221,8 +221,9 @@ mod tests {
 
     #[test]
     fn shared_answers_equal_fresh_ones_on_random_graphs() {
-        for seed in 0..400u64 {
-            let mut rng = Rng::new(seed ^ 0x91ace);
+        crate::testing::property(500, |r| {
+            let mut rng = r.clone();
+            let seed = rng.next_u64();
             let n = 1 + below(&mut rng, 30);
             let g = random_graph(&mut rng, n, seed % 2 == 1).cfg();
             let dt = DomTree::compute(&g);
@@ -249,6 +250,6 @@ mod tests {
                 assert_eq!(all, fresh.place(d, u, &mut want), "seed {seed}");
                 assert_eq!(got, want, "seed {seed}");
             }
-        }
+        });
     }
 }

@@ -516,17 +516,13 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                 Some(v) => v,
                 None => sink.undefined(var),
             };
+            work.extend(self.users[k as usize].iter().copied().filter(|&u| u != k));
             self.remove(k, by, sink);
-            let users = std::mem::take(&mut self.users[k as usize]);
-            work.extend(users.iter().copied().filter(|&u| u != k));
-            // They now use `by`: when that (a phi) is removed later, look at them again.
-            if let Some(&q) = self.phi_of.get(&by) {
-                self.users[q as usize].extend(users);
-            }
         }
     }
 
-    /// Removes phi `k`, replaced by `by`.
+    /// Removes phi `k`, replaced by `by`. The phis that used `k` now use `by`: if that is a
+    /// phi, they become its users, to be looked at again when it is removed.
     fn remove<S: Sink<Value = V>>(&mut self, k: u32, by: V, sink: &mut S) {
         let ph = &mut self.phis[k as usize];
         ph.state = State::Removed;
@@ -534,6 +530,10 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         sink.replace_phi(value, by);
         self.alias.insert(value, by);
         self.stats.phis_removed += 1;
+        let users = std::mem::take(&mut self.users[k as usize]);
+        if let Some(&q) = self.phi_of.get(&by) {
+            self.users[q as usize].extend(users);
+        }
     }
 
     /// Resolves every pending phi by the whole-function construction over what the builder

@@ -207,10 +207,11 @@ fn check_paths(f: &F, p: &Plan<u32>, rng: &mut Rng) {
 
 #[test]
 fn random_plans_do_what_the_phis_say() {
-    for seed in 0..500u64 {
-        let mut rng = Rng::new(seed);
+    crate::testing::property(1000, |r| {
+        let mut rng = r.clone();
+        let seed = rng.next_u64();
         let f = random_function(&mut rng);
         let p = plan(&f).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         check_paths(&f, &p, &mut rng);
-    }
+    });
 }

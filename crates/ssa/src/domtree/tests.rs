@@ -141,8 +141,9 @@ fn check_walks(g: &Cfg, t: &DomTree, rng: &mut Rng, seed: u64) {
 
 #[test]
 fn random_graphs_all_three_agree() {
-    for seed in 0..3000u64 {
-        let mut rng = Rng::new(seed);
+    crate::testing::property(500, |r| {
+        let mut rng = r.clone();
+        let seed = rng.next_u64();
         let n = 1 + below(&mut rng, 60);
         let rg = random_graph(&mut rng, n, seed % 2 == 0);
         let g = rg.cfg();
@@ -152,5 +153,5 @@ fn random_graphs_all_three_agree() {
         let t = DomTree::from_idoms(&g, &s);
         check_tree(&g, &t, seed);
         check_walks(&g, &t, &mut rng, seed);
-    }
+    });
 }

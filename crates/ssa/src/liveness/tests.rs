@@ -40,8 +40,9 @@ fn slot_live_in_walks_unreachable_predecessors() {
 
 #[test]
 fn slot_live_in_matches_fixpoint_on_random_graphs() {
-    for seed in 0..3000u64 {
-        let mut rng = Rng::new(seed ^ 0x11fe);
+    crate::testing::property(500, |r| {
+        let mut rng = r.clone();
+        let seed = rng.next_u64();
         let n = 1 + below(&mut rng, 60);
         let g = random_graph(&mut rng, n, seed % 2 == 0).cfg();
         let mut calc = LiveInCalculator::new(&g);
@@ -65,6 +66,6 @@ fn slot_live_in_matches_fixpoint_on_random_graphs() {
                 "seed {seed}"
             );
         }
-    }
+    });
 }
 

@@ -143,3 +143,15 @@ pub fn deep_edges(n: usize) -> Vec<(Block, Block)> {
     }
     e
 }
+
+/// Runs the property `f` on choices from `arbtest` for about `budget_ms` milliseconds: a
+/// failing case is reported with a seed to replay it, and `arbtest`'s minimizer shrinks its
+/// bytes, and so the generated graph or program (see [`Rng::from_bytes`]).
+#[cfg(test)]
+pub(crate) fn property(budget_ms: u64, mut f: impl FnMut(&mut Rng<'_>)) {
+    arbtest::arbtest(|u| {
+        f(&mut Rng::from_bytes(u.bytes(u.len())?));
+        Ok(())
+    })
+    .budget_ms(budget_ms);
+}
