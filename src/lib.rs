@@ -94,6 +94,8 @@ pub mod stages;
 
 pub use llvm_ir::{entity, ir, util, verify};
 pub use passes::{analysis, transform};
+/// The SSA playground behind `mem2reg serve` (a local web page; see the README).
+pub use mem2reg_playground as playground;
 
 /// The textual form: reading ([`llvm_reader`]) and printing ([`llvm_ir::print`]).
 pub mod text {

@@ -211,7 +211,12 @@ fn parse_args(argv: Vec<String>) -> Parsed {
 }
 
 fn main() -> ExitCode {
-    let args = match parse_args(std::env::args().skip(1).collect()) {
+    // `mem2reg serve ...`: the SSA playground, a web server apart from the pass driver.
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().is_some_and(|a| a == "serve") {
+        return ExitCode::from(mem2reg_playground::serve_main(&argv[1..]));
+    }
+    let args = match parse_args(argv) {
         Parsed::Run(a) => a,
         Parsed::Exit(code) => return code,
     };
