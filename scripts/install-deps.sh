@@ -3,7 +3,8 @@
 # LLVM/clang 19 (opaque pointers) and 14 (typed pointers) with opt, lli, FileCheck, not, count;
 # clang's sanitizer runtime (scripts/check-programs.py); csmith and its headers; GNU time;
 # Graphviz's dot (tests/readme.rs renders the README's dot-cfg example); GCC 12's source
-# tarball (scripts/torture.py reads GCC's C torture tests from it).
+# tarball (scripts/torture.py reads GCC's C torture tests from it); Chromium, its driver and
+# Selenium for Python (scripts/playground_browser_test.py drives the playground page).
 #
 # Idempotent and quiet: prints nothing and installs nothing when everything is present.
 # Otherwise runs `apt-get update` then `apt-get install` (as root, or through sudo).
@@ -32,6 +33,9 @@ REQUIRED=(
   "python3                  python3"
   "dot                      graphviz"
   "/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz gcc-12-source"
+  "/usr/bin/chromium        chromium"
+  "/usr/bin/chromedriver    chromium-driver"
+  "/usr/lib/python3/dist-packages/selenium python3-selenium"
 )
 
 have() {

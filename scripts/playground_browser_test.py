@@ -82,7 +82,10 @@ class Page:
         self.settled(seq)
 
     def example(self, id_):
-        self.select("example", id_)
+        # Through a change event even when the example is already selected (a reload).
+        seq = self.js("return PG.app.seq")
+        self.js("var e = document.getElementById('example'); e.value = arguments[0]; e.dispatchEvent(new Event('change'));", id_)
+        self.settled(seq)
         status = self.el("status").text
         assert status.startswith("ok"), "example %s: status %r, error %r" % (id_, status, self.el("error").text)
 

@@ -32,6 +32,10 @@
 #                crates) as whole programs through the same differential test for mem2reg and
 #                mem2reg+phi-elim, LLVM 19 and 14, with and without -g; then for mem2reg again
 #                built with clang -O1 -Xclang -disable-llvm-passes
+#   playground   scripts/playground_browser_test.py: `mem2reg serve` driven in Debian's
+#                Chromium (chromedriver, python3-selenium): examples, placement / renaming /
+#                phi-elimination steps, frontiers, counts, errors; screenshots in
+#                target/playground/. A missing browser or driver fails the stage (never skips)
 # Every stage runs even after an earlier one failed (except when deps or build fail); the exit
 # status is non-zero if any stage failed. The last line reads "stages: N passed, M failed".
 #
@@ -117,7 +121,7 @@ stage_note() {
     conformance) grep -E 'conformance:' "$log" | tail -n 1 ;;
     corpus) grep -E '^total ' "$log" | awk '{printf "%s modules, %s MB", $2, $3}' ;;
     roundtrip) tail -n 1 "$log" ;;
-    difftest|difftest-o1|torture|apps) tail -n 1 "$log" ;;
+    difftest|difftest-o1|torture|apps|playground) tail -n 1 "$log" ;;
     *) [ "$2" -eq 0 ] && echo ok || tail -n 1 "$log" ;;
   esac
 }
@@ -203,6 +207,14 @@ if [ "$BUILT" -eq 1 ]; then
   run_stage apps apps_both
 else
   skip_stage apps "the build failed"
+fi
+
+if [ "$STANDIN" -eq 1 ]; then
+  echo; echo "=================== [playground]: not run (--standin checks the harness, not the code)"
+elif [ "$BUILT" -eq 1 ]; then
+  run_stage playground /usr/bin/python3 scripts/playground_browser_test.py --binary "$ROOT/target/release/mem2reg"
+else
+  skip_stage playground "the build failed"
 fi
 
 echo

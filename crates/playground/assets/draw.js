@@ -142,5 +142,14 @@ window.PG = window.PG || {};
     const g = el("g", { class: "elabel", transform: "translate(" + (mid.x + 6) + "," + (mid.y - 8) + ")" }, overlay);
     el("rect", { width: width, height: lines.length * 14 + 6, rx: 3 }, g);
     lines.forEach(function (l, k) { text(g, 5, 14 + k * 14, l); });
+    grow(overlay.ownerSVGElement, mid.x + 6 + width + 4, mid.y + lines.length * 14 + 4);
+  }
+
+  // Widens (or heightens) the picture so an overlay past its edge stays visible.
+  function grow(svg, x, y) {
+    const w = Math.max(parseFloat(svg.getAttribute("width")), x), h = Math.max(parseFloat(svg.getAttribute("height")), y);
+    svg.setAttribute("width", w);
+    svg.setAttribute("height", h);
+    svg.setAttribute("viewBox", "0 0 " + w + " " + h);
   }
 })();

@@ -24,6 +24,8 @@ pub const GAP_X: f64 = 28.0;
 pub const GAP_Y: f64 = 44.0;
 /// Margin around the drawing.
 pub const MARGIN: f64 = 16.0;
+/// How far right of a forward edge's ports a back edge leaves and enters its blocks.
+const BACK_SHIFT: f64 = 14.0;
 /// Width of a dummy node (a bend of a long edge).
 const DUMMY_W: f64 = 8.0;
 /// Ordering sweeps (each one down and one up).
@@ -380,9 +382,10 @@ fn route(
     if back {
         pts.reverse();
         let n = pts.len();
-        // Leave the source's top, enter the target's bottom.
-        pts[0].1 = pos[a].1;
-        pts[n - 1].1 = pos[b].1 + sizes[b].1;
+        // Leave the source's top, enter the target's bottom, beside the forward edge's ports.
+        let shift = |x: f64, v: usize| (x + BACK_SHIFT).min(pos[v].0 + sizes[v].0 - 4.0);
+        pts[0] = (shift(pts[0].0, a), pos[a].1);
+        pts[n - 1] = (shift(pts[n - 1].0, b), pos[b].1 + sizes[b].1);
     }
     Route { points: pts, back }
 }
