@@ -1,6 +1,7 @@
 //! CFG analyses over toy-ir, in toy-ir's block numbers: dominance ([`Dominators`], a thin
-//! wrapper over the `ssa` library's [`ssa::Cfg`] and [`ssa::DomTree`]), irreducibility, and
-//! the parallel copies of edges.
+//! wrapper over the `ssa` library's [`ssa::Cfg`] and [`ssa::DomTree`]) and irreducibility.
+//! (What each edge copies into its target's merges is out-of-SSA's business:
+//! [`crate::destruct::plan`].)
 //!
 //! The wrapper exists for toy-ir's own callers ([`crate::verify_ssa`]'s dominance check, the
 //! SSA generator, tests): it converts block numbers and keeps toy-ir's convention that an
@@ -83,59 +84,4 @@ pub fn has_irreducible_loop(f: &Function) -> bool {
             .iter()
             .any(|&v| cfg.rpo_number(v) <= rpo_u && !tree.dominates(v, u))
     })
-}
-
-/// The parallel copy an edge performs: what its target's merges (block parameters, then phis)
-/// receive when control flows along it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EdgeCopies {
-    /// The edge's source block.
-    pub from: Block,
-    /// The edge's position among `from`'s successors (see [`Function::successors`]).
-    pub slot: usize,
-    /// The edge's target block.
-    pub to: Block,
-    /// `(destination, source)` pairs, all performed at once.
-    pub copies: Vec<(crate::Temp, crate::Operand)>,
-}
-
-/// Every edge with its parallel copy, in (source, slot) order; edges into blocks without
-/// merges have empty copies. For a phi, the `k`-th edge from a predecessor takes the phi's
-/// `k`-th argument naming it; missing arguments (malformed IR) are skipped.
-pub fn edge_copies(f: &Function) -> Vec<EdgeCopies> {
-    use crate::ir::Inst;
-    let mut out = Vec::new();
-    for from in f.block_ids() {
-        let Some(term) = &f.blocks[from.index()].term else {
-            continue;
-        };
-        let mut seen: Vec<Block> = Vec::new();
-        for (slot, target) in term.targets().into_iter().enumerate() {
-            let Some(data) = f.block(target.block) else {
-                continue;
-            };
-            let k = seen.iter().filter(|&&b| b == target.block).count();
-            seen.push(target.block);
-            let mut copies: Vec<_> = data
-                .params
-                .iter()
-                .copied()
-                .zip(target.args.iter().copied())
-                .collect();
-            for inst in &data.insts {
-                let Inst::Phi { dst, args } = inst else {
-                    continue;
-                };
-                let mine = args.iter().filter(|(p, _)| *p == from).nth(k);
-                copies.extend(mine.map(|&(_, v)| (*dst, v)));
-            }
-            out.push(EdgeCopies {
-                from,
-                slot,
-                to: target.block,
-                copies,
-            });
-        }
-    }
-    out
 }

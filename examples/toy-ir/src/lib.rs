@@ -5,8 +5,11 @@
 //!
 //! ```text
 //! text ─► parse ─► Function ─► verify / verify_ssa
-//!                     │  ▲  └─► to_ssa (ssa::construct) ─► Function in SSA form
-//!          run (fuel) │  └── gen::vars (pre-SSA, variables), gen::ssa (phis / block params)
+//!                     │  ▲  ├─► to_ssa (ssa::construct::build) ──────┐
+//!                     │  │  └─► to_ssa_on_the_fly (FunctionBuilder) ─┴► Function in SSA form
+//!          run (fuel) │  ├── gen::vars (pre-SSA, variables), gen::ssa (phis / block params)
+//!                     │  ├── frontend::FunctionBuilder (a front end emits SSA directly)
+//!                     │  └── out_of_ssa (ssa::destruct::plan): phis / params become copies
 //!                     ▼
 //!                  Outcome { trace, result, out_of_fuel }
 //! ```
@@ -14,11 +17,18 @@
 //! - [`ir`]: blocks (dense `u32` index, block 0 the entry), temps, mutable variables, phis *and*
 //!   block parameters, and the `synthetic` flag for blocks that consume no fuel.
 //! - [`graph`]: the function as an [`ssa::Graph`] (the whole adapter to the SSA library's
-//!   analyses); [`analysis`]: dominance in toy-ir's terms, irreducibility, edge copies.
+//!   analyses); [`analysis`]: dominance in toy-ir's terms, irreducibility.
 //! - [`parse`] and `Display` ([`printer`]): a text form that round-trips exactly.
 //! - [`verify()`] and [`verify_ssa`]: all structural errors, and strict SSA on top.
 //! - [`to_ssa`] ([`construct`]): whole-function SSA construction with the `ssa` library,
 //!   writing phis or block parameters.
+//! - [`frontend`]: [`FunctionBuilder`], for front ends that emit SSA directly (the library's
+//!   on-the-fly builder: define and use variables, seal blocks; phis or block parameters);
+//!   [`to_ssa_on_the_fly`] ([`on_the_fly`]) replays a pre-SSA function through it, the
+//!   on-the-fly counterpart of [`to_ssa`].
+//! - [`out_of_ssa`] ([`destruct`]): phis and block parameters become copies, placed by the
+//!   library's out-of-SSA plan (split critical edges, or incoming temps where an edge cannot be
+//!   split).
 //! - [`run`]: the reference interpreter; its fuel rule makes a program and its SSA-transformed
 //!   versions produce *identical* outcomes (see [`interp`]).
 //! - [`gen`]: random programs from `arbitrary::Unstructured`, for property tests.
@@ -42,17 +52,23 @@
 
 pub mod analysis;
 pub mod construct;
+pub mod destruct;
+pub mod frontend;
 pub mod gen;
 pub mod graph;
 pub mod interp;
 pub mod ir;
+pub mod on_the_fly;
 pub mod parser;
 pub mod printer;
 pub mod samples;
 pub mod verify;
 
 pub use construct::{to_ssa, ConstructError, ConstructOptions, Merges};
+pub use destruct::{out_of_ssa, DestructError};
+pub use frontend::FunctionBuilder;
 pub use interp::{run, Outcome, RunError, RunErrorKind};
 pub use ir::{BinOp, Block, BlockData, Function, Inst, Operand, Target, Temp, Term, Var};
+pub use on_the_fly::{to_ssa_on_the_fly, OnTheFlyError};
 pub use parser::{parse, ParseError};
 pub use verify::{verify, verify_ssa, ErrorKind, Location, VerifyError};

@@ -3,9 +3,12 @@
 //! the CFG features and literature patterns it claims to (counted over a fixed set of seeds).
 
 use arbitrary::Unstructured;
-use toy_ir::analysis::{edge_copies, has_irreducible_loop, Dominators};
+use ssa::destruct::parallel_copy::Slot;
+use ssa::destruct::{Loc, Place};
+use toy_ir::analysis::{has_irreducible_loop, Dominators};
+use toy_ir::destruct::plan;
 use toy_ir::gen::{self, ssa::Style, Config};
-use toy_ir::{run, verify, verify_ssa, Block, Function, Inst, Operand, Temp};
+use toy_ir::{run, verify, verify_ssa, Block, Function, Inst, Operand};
 
 fn check_runs(f: &Function, args: &[i64], cfg: &Config) {
     let out = run(f, args, cfg.fuel_bound()).unwrap_or_else(|e| panic!("{e}\n{f}"));
@@ -137,39 +140,39 @@ fn pre_ssa_programs_cover_the_hard_cfg_features() {
     }
 }
 
-/// An edge whose parallel copy exchanges two merges: `a <- b, b <- a`.
+/// An edge whose parallel copy is a closed cycle (`a <- b, b <- a`, or a longer rotation): the
+/// out-of-SSA plan needs a temporary for it.
 fn has_swap(f: &Function) -> bool {
-    edge_copies(f).iter().any(|e| {
-        e.copies.iter().any(|&(a, b)| {
-            b != Operand::Temp(a)
-                && e.copies
-                    .iter()
-                    .any(|&(c, d)| Operand::Temp(c) == b && d == a.into())
-        })
-    })
+    plan(f, &|_, _| true).unwrap().plan.stats.temps > 0
 }
 
 /// A critical edge copying a new value into a merge that is used outside its own block: the
-/// lost-copy setting (a copy placed at the end of the predecessor would clobber it).
+/// lost-copy setting (a copy placed at the end of the predecessor would clobber it). The plan
+/// splits exactly the critical edges with copies.
 fn has_lost_copy_shape(f: &Function) -> bool {
-    let preds = f.pred_edges();
-    let used_outside = |x: Temp, home: Block| {
-        f.block_ids().filter(|&c| c != home).any(|c| {
-            let data = &f.blocks[c.index()];
+    let planned = plan(f, &|_, _| true).unwrap();
+    let (g, p) = (&planned.function, &planned.plan);
+    let used_outside = |x: Operand, home: Block| {
+        g.block_ids().filter(|&c| c != home).any(|c| {
+            let data = &g.blocks[c.index()];
             let term_ops = data.term.as_ref().map(|t| t.operands()).unwrap_or_default();
             data.insts
                 .iter()
                 .flat_map(Inst::operands)
                 .chain(term_ops)
-                .any(|o| o == x.into())
+                .any(|o| o == x)
         })
     };
-    edge_copies(f).iter().any(|e| {
-        let critical = f.successors(e.from).len() > 1 && preds[e.to.index()].len() > 1;
-        critical
-            && e.copies
-                .iter()
-                .any(|&(x, v)| v != x.into() && used_outside(x, e.to))
+    p.edges.iter().filter(|e| e.place == Place::Split).any(|e| {
+        let home = Block::from(p.blocks[e.succ].block);
+        p.moves[e.moves.clone()]
+            .iter()
+            .any(|m| match (m.dst, m.src) {
+                (Slot::Loc(Loc::Val(x)), src) => {
+                    src != Slot::Loc(Loc::Val(x)) && used_outside(x, home)
+                }
+                _ => false,
+            })
     })
 }
 

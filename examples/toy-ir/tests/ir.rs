@@ -1,8 +1,11 @@
 //! The CFG and rewriting API that SSA adapters build on: successor and predecessor edges
-//! (duplicates kept), fresh-temp numbering, operand rewriting, per-edge parallel copies and
-//! dominators.
+//! (duplicates kept), fresh-temp numbering, operand rewriting, the parallel copies out-of-SSA
+//! plans per edge, and dominators.
 
-use toy_ir::analysis::{edge_copies, has_irreducible_loop, Dominators};
+use ssa::destruct::parallel_copy::Slot;
+use ssa::destruct::{Loc, Place};
+use toy_ir::analysis::{has_irreducible_loop, Dominators};
+use toy_ir::destruct::plan;
 use toy_ir::{parse, samples, Block, Function, Operand, Temp};
 
 const DIAMOND: &str = "\
@@ -81,34 +84,47 @@ fn operands_can_be_rewritten_in_place() {
     }
 }
 
+/// An edge's planned copies: `(pred, succ, place, [(dst, src)])`.
+type Planned = (Block, Block, Place, Vec<(Operand, Operand)>);
+
+/// The copies the out-of-SSA plan puts on each edge, with temporaries as `Temp(1000 + k)`.
+fn planned_copies(f: &Function) -> Vec<Planned> {
+    let p = plan(f, &|_, _| true).unwrap().plan;
+    let slot = |s: Slot<Loc<Operand>>| match s {
+        Slot::Loc(Loc::Val(v)) => v,
+        Slot::Loc(Loc::In(k)) | Slot::Temp(k) => Operand::Temp(Temp(1000 + k)),
+    };
+    (p.edges.iter())
+        .map(|e| {
+            let moves = p.moves[e.moves.clone()]
+                .iter()
+                .map(|m| (slot(m.dst), slot(m.src)));
+            let succ = Block::from(p.blocks[e.succ].block);
+            (Block::from(e.pred), succ, e.place, moves.collect())
+        })
+        .collect()
+}
+
 #[test]
-fn edge_copies_list_each_edge_parallel_copy() {
+fn the_out_of_ssa_plan_lists_each_edge_s_parallel_copy() {
+    // The two edges b1 -> b3 pass different arguments: each gets a block (b5, b6) first.
     let f = parse(DIAMOND).unwrap();
-    let copies: Vec<_> = edge_copies(&f)
-        .into_iter()
-        .map(|e| (e.from, e.slot, e.to, e.copies))
-        .collect();
-    let (t1, t2) = (Temp(1), Temp(2));
+    let (t1, t2) = (Operand::Temp(Temp(1)), Operand::Temp(Temp(2)));
+    let imm = Operand::Imm;
     let want = vec![
-        (Block(0), 0, Block(1), vec![(t1, Operand::Imm(4))]),
-        (Block(0), 1, Block(1), vec![(t1, Operand::Imm(4))]),
-        (Block(0), 2, Block(2), vec![]),
-        (Block(1), 0, Block(3), vec![(t2, Operand::Temp(t1))]),
-        (Block(1), 1, Block(3), vec![(t2, Operand::Imm(5))]),
-        (Block(2), 0, Block(3), vec![(t2, Operand::Imm(6))]),
-        (Block(4), 0, Block(3), vec![(t2, Operand::Imm(7))]),
+        (Block(0), Block(1), Place::Head, vec![(t1, imm(4))]),
+        (Block(2), Block(3), Place::End, vec![(t2, imm(6))]),
+        (Block(4), Block(3), Place::End, vec![(t2, imm(7))]),
+        (Block(5), Block(3), Place::End, vec![(t2, t1)]),
+        (Block(6), Block(3), Place::End, vec![(t2, imm(5))]),
     ];
-    assert_eq!(copies, want);
+    assert_eq!(planned_copies(&f), want);
+    // The swap: the back edge's rotation needs one temporary; chains come first.
     let swap = parse(samples::SWAP.text).unwrap();
-    let back = edge_copies(&swap)
-        .into_iter()
-        .find(|e| e.from == Block(1) && e.to == Block(1));
-    let want = vec![
-        (Temp(1), Temp(2).into()),
-        (Temp(2), Temp(1).into()),
-        (Temp(3), Temp(4).into()),
-    ];
-    assert_eq!(back.unwrap().copies, want);
+    let back = planned_copies(&swap).into_iter().find(|e| e.0 == Block(1));
+    let t = |n| Operand::Temp(Temp(n));
+    let want = vec![(t(3), t(4)), (t(1000), t(1)), (t(1), t(2)), (t(2), t(1000))];
+    assert_eq!(back, Some((Block(1), Block(1), Place::Split, want)));
 }
 
 #[test]

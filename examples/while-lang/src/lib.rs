@@ -4,7 +4,8 @@
 //! source ─► lexer ─► parser ─► ast::Program ─► eval (tree walking, fuel) ─► Outcome
 //!                                   │   ▲                                      ║ equal
 //!                                   │   └── gen (random programs)              ║
-//!                                   └──► compile (naive, Read/Write) ─► toy_ir::run ─► Outcome
+//!                                   ├──► compile (naive, Read/Write) ─► toy_ir::run ─► Outcome
+//!                                   └──► compile_ssa (SSA, phis / block params) ─► toy_ir::run
 //! ```
 //!
 //! The language: integer variables (implicitly declared, 0 before their first assignment),
@@ -28,8 +29,18 @@
 //! documented in [`mod@eval`] so that compiled programs give identical outcomes. No `unsafe`;
 //! no panics on bad input.
 //!
-//! Not here yet: the SSA front end that emits toy-ir directly with the on-the-fly SSA builder;
-//! the AST, [`Program::variables`] and the fuel contract are what it will build on.
+//! The SSA front end ([`compile_ssa`], in [`ssa_compile`]) emits toy-ir in SSA form directly,
+//! with toy-ir's function builder over the `ssa` library's on-the-fly construction: no
+//! `read`/`write`, phis or block parameters as the caller chooses, blocks sealed as early as the
+//! program's structure allows. Its output runs like [`eval()`] too:
+//!
+//! ```
+//! let src = "i = 0; while (i < 3) { i = i + 1; print i; } return i;";
+//! let program = while_lang::parse(src).unwrap();
+//! let f = while_lang::compile_ssa(&program, toy_ir::Merges::BlockParams).unwrap();
+//! toy_ir::verify_ssa(&f).unwrap();
+//! assert_eq!(toy_ir::run(&f, &[], 1_000).unwrap(), while_lang::eval(&program, 1_000).unwrap());
+//! ```
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
@@ -41,9 +52,11 @@ pub mod gen;
 pub mod lexer;
 pub mod parser;
 pub mod printer;
+pub mod ssa_compile;
 
 pub use ast::{BinaryOp, Expr, Program, Stmt, UnaryOp, MAX_DEPTH};
 pub use compile::{compile, CompileError};
 pub use eval::{eval, EvalError, Outcome};
 pub use lexer::ParseError;
 pub use parser::parse;
+pub use ssa_compile::{compile_ssa, SsaCompileError};
