@@ -259,9 +259,23 @@ def test_big_function_gets_a_message(p):
     assert len(p.css("#frontier tbody tr")) == 63
 
 
+def test_huge_paste_and_binary(p):
+    seq = p.js("return PG.app.seq")
+    p.js("var t = document.getElementById('source'); t.value = 'x'.repeat(10 * 1024 * 1024); t.dispatchEvent(new Event('input'));")
+    p.settled(seq)
+    assert "too large" in p.el("error").text, p.el("error").text
+    seq = p.js("return PG.app.seq")
+    p.js("var t = document.getElementById('source'); t.value = 'define i32 @f() {\\n\\u0000\\u0001\\u00ff garbage\\n}'; t.dispatchEvent(new Event('input'));")
+    p.settled(seq)
+    assert "line 2" in p.el("error").text, p.el("error").text
+    p.example("max")
+    assert not p.el("error").is_displayed()
+
+
 TESTS = [test_max_phi_block, test_max_placement_steps, test_max_renaming_steps, test_swap_phi_elimination,
          test_lost_copy_split, test_fib_loop_header_frontier, test_flavours_and_counts, test_text_and_diff,
-         test_error_at_line_and_column, test_while_language_and_irreducible, test_big_function_gets_a_message]
+         test_error_at_line_and_column, test_while_language_and_irreducible, test_big_function_gets_a_message,
+         test_huge_paste_and_binary]
 
 
 def start_server(binary):

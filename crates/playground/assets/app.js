@@ -14,7 +14,14 @@
     const lang = $("lang").value;
     const o = { lang: lang, source: $("source").value, flavour: $("flavour").value, lowering: $("lowering").value };
     if ($("function").value) o.function = $("function").value;
-    if (lang === "llvm") o.entry_only = $("entry-only").checked; else o.fold = $("fold").checked;
+    const num = function (id) { const v = $(id).value.trim(); return v === "" ? null : Math.max(0, Math.floor(Number(v))); };
+    if (lang === "llvm") {
+      o.entry_only = $("entry-only").checked;
+      if (num("phi-copy-limit") !== null) o.phi_copy_limit = num("phi-copy-limit");
+    } else {
+      o.fold = $("fold").checked;
+      if (num("max-promoted") !== null) o.max_promoted = num("max-promoted");
+    }
     return o;
   }
 
@@ -248,7 +255,12 @@
     $("example").addEventListener("change", function () { loadExample($("example").value); });
     $("source").addEventListener("input", function () { markGutter(null); schedule(); });
     $("source").addEventListener("scroll", function () { $("gutter").scrollTop = $("source").scrollTop; });
-    for (const id of ["flavour", "lowering", "entry-only", "fold", "function"]) $(id).addEventListener("change", run);
+    for (const id of ["flavour", "lowering", "entry-only", "fold", "function", "phi-copy-limit", "max-promoted"]) $(id).addEventListener("change", run);
+    document.addEventListener("keydown", function (e) {
+      if (/^(TEXTAREA|INPUT|SELECT)$/.test(e.target.tagName)) return;
+      const to = { ArrowRight: S.step + 1, ArrowLeft: S.step - 1, Home: 0, End: steps().length - 1 }[e.key];
+      if (to !== undefined) { setStep(to); e.preventDefault(); }
+    });
     $("lang").addEventListener("change", function () { langChanged(); run(); });
     $("run").addEventListener("click", run);
     document.querySelectorAll("#cfg-tabs button").forEach(function (b) { b.addEventListener("click", function () { drawCfg(Number(b.dataset.stage)); highlight(); }); });

@@ -95,11 +95,14 @@ pub struct PhiElim {
     pub truncated: bool,
 }
 
+/// A φ with interned values: its result and `(predecessor, value)` pairs.
+type InternedPhi = (u32, Vec<(u32, u32)>);
+
 /// [`SsaFn`] with interned values, as [`PhiFunction`].
 struct Interned<'a> {
     f: &'a SsaFn,
     names: Vec<String>,
-    phis: Vec<Vec<(u32, Vec<(u32, u32)>)>>,
+    phis: Vec<Vec<InternedPhi>>,
 }
 
 impl<'a> Interned<'a> {

@@ -95,6 +95,9 @@ fn parse(src: &str) -> Result<Module, UserError> {
 }
 
 /// mem2reg's options for the request, with flavour `fl` (remarks: why slots stay in memory).
+/// Set field by field from the defaults, so that options added to the pass later need no
+/// change here.
+#[allow(clippy::field_reassign_with_default)]
 fn m2r(o: &Options, fl: Flavour, remarks: bool) -> MOptions {
     let mut m = MOptions::default();
     m.flavour = match fl {

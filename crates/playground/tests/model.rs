@@ -142,3 +142,44 @@ fn every_example_every_flavour_agrees_with_the_real_passes() {
         }
     }
 }
+
+/// Cut and damaged programs (every example truncated at many points, lines dropped) give a
+/// model or an error, never a panic.
+#[test]
+fn damaged_examples_never_panic() {
+    for e in EXAMPLES {
+        let src = e.source;
+        let cuts = (1..40).map(|k| src.len() * k / 40).filter(|&c| src.is_char_boundary(c));
+        let mut inputs: Vec<String> = cuts.map(|c| src[..c].to_string()).collect();
+        let lines: Vec<&str> = src.lines().collect();
+        for k in (0..lines.len()).step_by(3) {
+            let mut l = lines.clone();
+            l.remove(k);
+            inputs.push(l.join("\n"));
+        }
+        for input in inputs {
+            let req = Request { lang: Some(e.lang.into()), source: input, ..Request::default() };
+            if let Err(err) = model(&req) {
+                assert!(!err.error.message.is_empty());
+            }
+        }
+    }
+}
+
+/// Budgets leave variables in memory: the lesson then steps through the promoted ones only,
+/// and the notes say which stayed and why.
+#[test]
+fn budgets_leave_variables_in_memory() {
+    let mut req = request("fib");
+    req.phi_copy_limit = Some(0);
+    let m = run(&req);
+    let pruned = m.counts.iter().find(|c| c.flavour == "pruned").unwrap();
+    assert!(pruned.left > 0 && pruned.phis == 0, "{pruned:?}");
+    assert!(m.notes.iter().any(|n| n.contains("stays in memory")), "{:?}", m.notes);
+    assert!(m.placement.as_ref().unwrap().vars.iter().all(|v| v.phis.is_empty()));
+    let mut req = request("loops");
+    req.max_promoted = Some(1);
+    let w = run(&req);
+    assert_eq!(w.placement.as_ref().unwrap().vars.len(), 1);
+    assert!(w.notes.iter().any(|n| n.contains("stays a variable")), "{:?}", w.notes);
+}
