@@ -18,6 +18,8 @@ Usage:
   python3 scripts/difftest.py --seeds 1..40                  # the CI size
   python3 scripts/difftest.py --seeds 1..300                 # the full bar, by hand
   python3 scripts/difftest.py --tool scripts/opt-standin.py --seeds 1..10   # harness self-check
+  python3 scripts/difftest.py --tool "target/release/mem2reg --uninit=zero" --label zero-
+                                  # extra tool options go in CMD; --label keeps their cells apart
   options: --tool CMD (default target/release/mem2reg)  --llvm 19,14  --g both|no|yes
            --pipelines default,phi-elim,reg2mem  --jobs 2  --timeout 10 (lli, seconds)
            --no-own (skip tests/c and tests/cpp)  --keep-work (keep target/difftest/<cell>/)

@@ -290,3 +290,91 @@ fn time_passes_reports_the_analyses_inside_mem2reg_apart() {
     let o = run(&["-disable-output", "-"], &src);
     assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
 }
+
+/// A slot read before any store on one path (for `--uninit`).
+const READ_BEFORE_STORE: &[u8] = b"define i32 @f(i1 %c, i32 %a) {
+entry:
+  %x = alloca i32, align 4
+  br i1 %c, label %then, label %join
+then:
+  store i32 %a, ptr %x, align 4
+  br label %join
+join:
+  %l = load i32, ptr %x, align 4
+  ret i32 %l
+}
+";
+
+#[test]
+fn uninit_takes_one_of_four_values() {
+    let phi = |args: &[&str]| -> String {
+        let o = run(args, READ_BEFORE_STORE);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let line = out.lines().find(|l| l.contains(" = phi ")).unwrap_or("");
+        line.trim().to_string()
+    };
+    let llvm = "%x.0 = phi i32 [ %a, %then ], [ undef, %entry ]";
+    assert_eq!(phi(&[]), llvm);
+    assert_eq!(phi(&["--uninit=undef"]), llvm);
+    assert_eq!(phi(&["-uninit", "zero"]), "%x.0 = phi i32 [ %a, %then ], [ 0, %entry ]");
+    assert_eq!(phi(&["--uninit=freeze"]), "%x.0 = phi i32 [ %a, %then ], [ %x.fr, %entry ]");
+    // Poison may stand for %a: the phi folds away.
+    assert_eq!(phi(&["--uninit=poison"]), "");
+    for args in [&["--uninit=garbage"][..], &["--uninit"], &["--uninit="]] {
+        let o = run(args, b"");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).starts_with("mem2reg: "), "{}", stderr(&o));
+    }
+    let o = run(&["--uninit=zeroes"], b"");
+    assert!(stderr(&o).contains("unknown value 'zeroes' (undef, poison, zero, freeze)"));
+}
+
+#[test]
+fn max_promoted_leaves_the_rest_with_a_remark() {
+    let d = scratch("max-promoted");
+    let yaml = d.join("r.yaml");
+    let flag = format!("-pass-remarks-output={}", yaml.display());
+    let src = b"define i32 @f(i32 %a) {
+  %x = alloca i32, align 4
+  %y = alloca i32, align 4
+  store i32 %a, ptr %x, align 4
+  store i32 %a, ptr %y, align 4
+  %l = load i32, ptr %y, align 4
+  %m = load i32, ptr %y, align 4
+  %n = add i32 %l, %m
+  ret i32 %n
+}
+";
+    let o = run(&["--max-promoted=1", &flag, "--explain"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("%x = alloca") && !out.contains("%y = alloca"), "{out}");
+    let remarks = std::fs::read_to_string(&yaml).unwrap();
+    assert!(remarks.contains("Alloca:          '%x'"), "{remarks}");
+    assert!(remarks.contains("Beyond --max-promoted=1"), "{remarks}");
+    assert!(stderr(&o).contains("f: %x: stays in memory: Beyond --max-promoted=1"));
+    let o = run(&["--max-promoted=0"], src);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("%y = alloca"));
+    for bad in ["--max-promoted=-1", "--max-promoted=two", "--max-promoted"] {
+        assert_eq!(run(&[bad], b"").status.code(), Some(2), "{bad}");
+    }
+    std::fs::remove_dir_all(d).unwrap();
+}
+
+#[test]
+fn promote_byval_is_off_by_default() {
+    let src = b"define i32 @f(ptr byval(i32) align 4 %p) {
+  %l = load i32, ptr %p, align 4
+  ret i32 %l
+}
+";
+    let o = run(&[], src);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("%l = load i32, ptr %p, align 4"));
+    for flag in ["--promote-byval", "-promote-byval"] {
+        let o = run(&[flag], src);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("%p.val = load i32, ptr %p, align 4\n  ret i32 %p.val"), "{out}");
+    }
+}

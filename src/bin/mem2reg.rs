@@ -41,6 +41,13 @@ OPTIONS:
   --max-slot-size=BYTES     Leave slots larger than BYTES in memory
   --phi-copy-limit=N        Leave the costliest slots in memory while phi operands exceed N
   --entry-only              Promote only entry-block slots, as LLVM does
+  --uninit=VALUE            What a read no store reaches gives: undef (default, as LLVM),
+                            poison, zero (the type's zero), freeze (one 'freeze T poison'
+                            per slot, in the entry block)
+  --max-promoted=N          Promote at most N slots per function: those with the most loads
+                            and stores (ties: the earlier alloca); --explain names the rest
+  --promote-byval           Also promote byval arguments used only by whole loads and stores
+                            (entry value loaded once at the top of the entry block)
   --promote-byte-arrays     Also promote [N x i8] slots (rustc's) whose loads and stores all
                             use one type that fits, as slots of that type (LLVM leaves them
                             to SROA)
@@ -161,6 +168,22 @@ fn parse_args(argv: Vec<String>) -> Parsed {
             "explain" => a.m2r.explain = true,
             "entry-only" => a.m2r.promote_non_entry = false,
             "promote-byte-arrays" => a.m2r.byte_array_slots = true,
+            "promote-byval" => a.m2r.promote_byval = true,
+            "uninit" => {
+                use mem2reg::transform::mem2reg::Uninit;
+                let v = match value("uninit") {
+                    Ok(v) => v,
+                    Err(e) => return e,
+                };
+                match Uninit::from_name(&v) {
+                    Some(u) => a.m2r.uninit = u,
+                    None => {
+                        return usage_error(&format!(
+                            "--uninit: unknown value '{v}' (undef, poison, zero, freeze)"
+                        ))
+                    }
+                }
+            }
             "pass-remarks-output" => match value("pass-remarks-output") {
                 Ok(v) => a.remarks_output = Some(v),
                 Err(e) => return e,
@@ -182,16 +205,16 @@ fn parse_args(argv: Vec<String>) -> Parsed {
                     }
                 }
             }
-            "max-slot-size" | "phi-copy-limit" => {
+            "max-slot-size" | "phi-copy-limit" | "max-promoted" => {
                 let n = match value(&flag).map(|v| v.parse::<u64>()) {
                     Ok(Ok(n)) => n,
                     Ok(Err(_)) => return usage_error(&format!("-{flag} needs a number")),
                     Err(e) => return e,
                 };
-                if flag == "max-slot-size" {
-                    a.m2r.max_slot_bytes = Some(n);
-                } else {
-                    a.m2r.phi_copy_limit = Some(n);
+                match flag.as_str() {
+                    "max-slot-size" => a.m2r.max_slot_bytes = Some(n),
+                    "phi-copy-limit" => a.m2r.phi_copy_limit = Some(n),
+                    _ => a.m2r.max_promoted = Some(usize::try_from(n).unwrap_or(usize::MAX)),
                 }
             }
             // opt-19's switch to debug records in memory (already its default). Ours has

@@ -19,10 +19,14 @@ use super::Promoter;
 use ssa::construct::place::Placer;
 use llvm_ir::ir::Block;
 
-/// The slot's name as the input spelled it.
+/// The slot's name as the input spelled it (a `byval` argument's, for its stand-in slot).
 fn slot_ref(p: &mut Promoter<'_, '_>, s: &Slot) -> String {
     let num = p.input_names();
-    num.value_ref(p.f, s.ptr)
+    let name = num.value_ref(p.f, s.shown);
+    match s.shown == s.ptr {
+        true => name,
+        false => format!("{name} (byval argument)"),
+    }
 }
 
 /// `%a, %b` in layout order (`-` when empty).
@@ -94,10 +98,21 @@ pub(super) fn slot_placement(p: &mut Promoter<'_, '_>, placer: &mut Placer<'_>, 
             let n = s.kills;
             let _ = writeln!(
                 p.explain,
-                "    {:<26} {n}, read as stores of undef (counted above)",
-                "lifetime markers"
+                "    {:<26} {n}, read as stores of {} (counted above)",
+                "lifetime markers",
+                uninit_name(p.opts.uninit)
             );
         }
     }
     let _ = writeln!(p.explain, "    {:<26} {rule}", "rule");
+}
+
+/// How explanations name the `--uninit` value.
+fn uninit_name(u: super::Uninit) -> &'static str {
+    match u {
+        super::Uninit::Undef => "undef",
+        super::Uninit::Poison => "poison",
+        super::Uninit::Zero => "zero",
+        super::Uninit::Freeze => "the slot's frozen value",
+    }
 }

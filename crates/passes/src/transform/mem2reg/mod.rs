@@ -16,11 +16,13 @@
 //! Beyond LLVM 19: for slots that need phis, lifetime markers of the whole slot act as stores
 //! of `undef` (as in newer LLVM), so a variable declared in a loop needs no phi around the
 //! back edge. Options: slots outside the entry block, byte-array slots accessed as one type
-//! (rustc's), a maximum slot size, a phi-copy budget (seed 02), minimal / semi-pruned SSA for
-//! comparison, and an explanation of every slot left in memory. Invariant: a function's
-//! result depends only on the function (and the module's metadata), never on thread count or
-//! hash order.
+//! (rustc's), a maximum slot size, a phi-copy budget (seed 02), a per-function slot budget,
+//! what uninitialized reads give ([`uninit`]), `byval` arguments as slots ([`byval`]),
+//! minimal / semi-pruned SSA for comparison, and an explanation of every slot left in memory.
+//! Invariant: a function's result depends only on the function (and the module's metadata),
+//! never on thread count or hash order.
 
+pub mod byval;
 mod const_gep;
 pub mod debug_info;
 pub mod edit;
@@ -31,6 +33,7 @@ pub mod rename;
 pub mod simplify;
 pub mod slots;
 pub mod tags;
+pub mod uninit;
 pub mod uses;
 
 use std::fmt::Write as _;
@@ -42,6 +45,7 @@ use llvm_ir::ir::{Function, Inst, Module, Opcode, Type};
 use llvm_ir::ir::ModuleInfo;
 
 pub use promotable::Blocker;
+pub use uninit::Uninit;
 
 /// Which SSA form to build (for learners comparing phi counts; the default is LLVM's).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -72,6 +76,18 @@ pub struct Options {
     /// one type that fits in them, as slots of that type (see [`promotable::value_type`]).
     /// LLVM's mem2reg leaves them to SROA.
     pub byte_array_slots: bool,
+    /// What a read of a slot that no store reaches gives (`--uninit`; default: `undef`, as
+    /// LLVM). See [`Uninit`].
+    pub uninit: Uninit,
+    /// Promote at most this many slots per function (`--max-promoted`): those with the most
+    /// loads and stores, ties broken by the earlier alloca — the rule of
+    /// [`ssa::construct::place::most_accessed`]. Each round chooses among its promotable slots
+    /// with what is left of the budget; the others stay in memory, in later rounds too, and
+    /// explanations and remarks say so.
+    pub max_promoted: Option<usize>,
+    /// Promote `byval` arguments whose address does not escape, as slots whose entry value is
+    /// loaded once at the top of the entry block (`--promote-byval`; see [`byval`]).
+    pub promote_byval: bool,
     /// Collect a readable explanation of every slot.
     pub explain: bool,
     /// Collect a [`Remark`] (with the blocking use) for every scalar slot left in memory. It
@@ -91,6 +107,9 @@ impl Default for Options {
             phi_copy_limit: None,
             promote_non_entry: true,
             byte_array_slots: false,
+            uninit: Uninit::Undef,
+            max_promoted: None,
+            promote_byval: false,
             explain: false,
             remarks: true,
             time_analyses: false,
@@ -193,6 +212,16 @@ pub(crate) struct Promoter<'f, 'm> {
     /// Allocas the phi-copy budget left in memory: later rounds do not take them again
     /// (else the budget would not hold, and a limit no slot meets would never end).
     pub over_budget: Vec<Inst>,
+    /// Allocas `--max-promoted` left in memory (later rounds do not take them either).
+    pub over_max: Vec<Inst>,
+    /// The `byval` arguments given stand-in slots (see [`byval`]).
+    pub(crate) byval: Vec<byval::ByvalSlot>,
+    /// The `byval` arguments whose stand-in slots stayed in memory: the argument, why, and
+    /// whether it is an aggregate (no remark).
+    pub byval_left: Vec<(llvm_ir::ir::Value, String, bool)>,
+    /// The freezes made for `--uninit=freeze`, in order, each with its slot's name (see
+    /// [`uninit::finish`]).
+    pub freezes: Vec<(Inst, Vec<u8>)>,
     /// The new phi each phi result is, during renaming (see [`tags`]).
     pub phi_of: tags::ValueTags,
     /// Slots of earlier rounds and functions, kept for their lists' buffers (their contents
@@ -413,6 +442,10 @@ pub(crate) fn promote_keeping_aliases(
         explain: String::new(),
         input_names,
         over_budget: Vec::new(),
+        over_max: Vec::new(),
+        byval: Vec::new(),
+        byval_left: Vec::new(),
+        freezes: Vec::new(),
         phi_of: std::mem::take(&mut scratch.phi_of),
         slot_pool: std::mem::take(&mut scratch.slot_pool),
         placing_buffers: std::mem::take(&mut scratch.placing_buffers),
@@ -425,6 +458,9 @@ pub(crate) fn promote_keeping_aliases(
             _ => std::cell::OnceCell::new(),
         },
     };
+    if opts.promote_byval {
+        byval::prepare(&mut p);
+    }
     let mut rounds = 0;
     loop {
         p.number_positions(&mut scratch.uses, &mut scratch.allocas);
@@ -446,11 +482,13 @@ pub(crate) fn promote_keeping_aliases(
         };
         let (mut chosen, mut chosen_tys) = (Vec::new(), Vec::new());
         for ((a, v), t) in candidates.into_iter().zip(verdicts).zip(tys) {
-            if v.is_ok() && within_size(&p, a) && !p.over_budget.contains(&a) {
+            let left_out = p.over_budget.contains(&a) || p.over_max.binary_search(&a).is_ok();
+            if v.is_ok() && within_size(&p, a) && !left_out {
                 chosen.push(a);
                 chosen_tys.push(t);
             }
         }
+        apply_max_promoted(&mut p, uses, &mut chosen, &mut chosen_tys);
         if chosen.is_empty() {
             break;
         }
@@ -462,6 +500,8 @@ pub(crate) fn promote_keeping_aliases(
         }
         p.f.dfg.resolve_aliases();
     }
+    byval::finish(&mut p);
+    uninit::finish(&mut p);
     remarks_for_remaining(&mut p, &scratch.allocas, &mut report);
     scratch.pos = std::mem::take(&mut p.pos);
     scratch.phi_of = std::mem::take(&mut p.phi_of);
@@ -563,10 +603,81 @@ fn within_size(p: &Promoter<'_, '_>, a: Inst) -> bool {
     }
 }
 
+/// `--max-promoted`: keeps, of the round's `chosen` slots (in layout order) and their types,
+/// as many as the function's budget has left, by [`ssa::construct::place::most_accessed`]
+/// over their loads and stores; the others go to `p.over_max`.
+fn apply_max_promoted(
+    p: &mut Promoter<'_, '_>,
+    uses: &uses::UseIndex,
+    chosen: &mut Vec<Inst>,
+    tys: &mut Vec<Type>,
+) {
+    let Some(max) = p.opts.max_promoted else {
+        return;
+    };
+    let left = usize::try_from((max as u64).saturating_sub(p.stats.promoted)).unwrap_or(max);
+    let dfg = &p.f.dfg;
+    let counts: Vec<u32> = (chosen.iter())
+        .map(|&a| {
+            let users = uses.users(dfg.insts[a].result).iter();
+            let n = users.filter(|&&(u, k)| match dfg.opcode(u) {
+                Opcode::Load => true,
+                Opcode::Store => k == 1,
+                _ => false,
+            });
+            u32::try_from(n.count()).unwrap_or(u32::MAX)
+        })
+        .collect();
+    let keep = ssa::construct::place::most_accessed(&counts, left);
+    let mut k = 0;
+    tys.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+    let mut k = 0;
+    chosen.retain(|&a| {
+        k += 1;
+        if !keep[k - 1] {
+            p.over_max.push(a);
+        }
+        keep[k - 1]
+    });
+    p.over_max.sort_unstable();
+}
+
+/// Why promotable slot `a` stayed in memory: its size, its dynamic element count,
+/// `--max-promoted`, or the phi-copy budget.
+pub(crate) fn unpromoted_reason(p: &Promoter<'_, '_>, a: Inst) -> String {
+    if !within_size(p, a) {
+        "Slot is larger than --max-slot-size.".to_string()
+    } else if p.f.dfg.inst_values(a).len() == 1 {
+        "Has a dynamic element count.".to_string()
+    } else if p.over_max.binary_search(&a).is_ok() {
+        format!(
+            "Beyond --max-promoted={}: the slots with more loads and stores (ties: the earlier) \
+             were promoted.",
+            p.opts.max_promoted.unwrap_or(0)
+        )
+    } else {
+        "Dropped to stay within the phi-copy budget.".to_string()
+    }
+}
+
+/// A slot left in memory, for remarks and explanations.
+struct Left {
+    slot: String,
+    /// A `byval` argument's stand-in slot (named by the argument).
+    byval: bool,
+    reason: String,
+    blocking: Option<String>,
+    aggregate: bool,
+}
+
 /// Remarks for the slots left in memory (scalars only, as LLVM: splitting an aggregate is
-/// SROA's work, and SROA reports it), and `--explain` lines for all of them. `allocas` lists
-/// the function's allocas as the last round began (the pass adds none, so it holds every one
-/// still placed).
+/// SROA's work, and SROA reports it), and `--explain` lines for all of them: first the
+/// `byval` arguments whose stand-in slots stayed (see [`byval`]), then the allocas. `allocas`
+/// lists the function's allocas as the last round began (the pass adds none that stay, so it
+/// holds every one still placed).
 fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mut Report) {
     let f = &*p.f;
     let remaining: Vec<Inst> = allocas
@@ -574,58 +685,77 @@ fn remarks_for_remaining(p: &mut Promoter<'_, '_>, allocas: &[Inst], report: &mu
         .copied()
         .filter(|&i| f.layout.is_inst_inserted(i))
         .collect();
-    if remaining.is_empty() || !(p.opts.remarks || p.opts.explain) {
-        p.stats.not_promoted += remaining.len() as u64;
+    let byval_left = std::mem::take(&mut p.byval_left);
+    p.stats.not_promoted += (remaining.len() + byval_left.len()) as u64;
+    let none_left = remaining.is_empty() && byval_left.is_empty();
+    if none_left || !(p.opts.remarks || p.opts.explain) {
         return;
     }
     p.f.dfg.resolve_aliases();
     let uses = uses::UseIndex::compute(p.f);
     let num = llvm_ir::print::Numbering::compute(p.f);
-    let fname = p.f.name_str();
+    let mut left: Vec<Left> = (byval_left.into_iter())
+        .map(|(param, reason, aggregate)| Left {
+            slot: num.value_ref(p.f, param),
+            byval: true,
+            reason,
+            blocking: None,
+            aggregate,
+        })
+        .collect();
     for a in remaining {
-        p.stats.not_promoted += 1;
         let slot = num.value_ref(p.f, p.f.dfg.insts[a].result);
-        let mut aggregate = false;
         let ty = promotable::value_type(p.f, &uses, p.dl, a, p.opts.byte_array_slots);
-        let (reason, blocking) = match promotable::check(p.f, &uses, a, ty) {
-            Err((why, inst)) => {
-                aggregate = promotable::is_aggregate_slot(p.f, a);
-                (why.message().to_string(), Some(num.inst_text(p.f, inst)))
-            }
-            Ok(()) if !within_size(p, a) => {
-                ("Slot is larger than --max-slot-size.".to_string(), None)
-            }
-            Ok(()) if p.f.dfg.inst_values(a).len() == 1 => {
-                ("Has a dynamic element count.".to_string(), None)
-            }
-            Ok(()) => (
-                "Dropped to stay within the phi-copy budget.".to_string(),
-                None,
-            ),
-        };
+        left.push(match promotable::check(p.f, &uses, a, ty) {
+            Err((why, inst)) => Left {
+                slot,
+                byval: false,
+                reason: why.message().to_string(),
+                blocking: Some(num.inst_text(p.f, inst)),
+                aggregate: promotable::is_aggregate_slot(p.f, a),
+            },
+            Ok(()) => Left {
+                slot,
+                byval: false,
+                reason: unpromoted_reason(p, a),
+                blocking: None,
+                aggregate: false,
+            },
+        });
+    }
+    report_left(p, left, report);
+}
+
+/// Writes the explanations and remarks of the slots in `left`.
+fn report_left(p: &mut Promoter<'_, '_>, left: Vec<Left>, report: &mut Report) {
+    let fname = p.f.name_str();
+    for l in left {
         if p.opts.explain {
             let _ = writeln!(
                 p.explain,
-                "{fname}: {slot}: stays in memory: {reason}{}{}",
-                blocking
+                "{fname}: {}{}: stays in memory: {}{}{}",
+                l.slot,
+                if l.byval { " (byval argument)" } else { "" },
+                l.reason,
+                l.blocking
                     .as_deref()
                     .map(|b| format!(" (blocking use: {b})"))
                     .unwrap_or_default(),
-                if aggregate {
+                if l.aggregate {
                     " An aggregate: splitting it is SROA's work (no remark)."
                 } else {
                     ""
                 }
             );
         }
-        if aggregate {
+        if l.aggregate {
             continue;
         }
         report.remarks.push(Remark {
             function: fname.clone(),
-            slot,
-            reason,
-            blocking,
+            slot: l.slot,
+            reason: l.reason,
+            blocking: l.blocking,
         });
     }
 }

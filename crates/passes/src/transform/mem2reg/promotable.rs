@@ -163,7 +163,17 @@ pub fn check(
     alloca: Inst,
     ty: Type,
 ) -> Result<(), (Blocker, Inst)> {
-    let ptr = func.dfg.insts[alloca].result;
+    check_address(func, uses, func.dfg.insts[alloca].result, ty)
+}
+
+/// [`check`] for any address `ptr` (a `byval` argument, with `--promote-byval`): whether
+/// its every use lets it be promoted as a slot whose value has type `ty`.
+pub fn check_address(
+    func: &Function,
+    uses: &UseIndex,
+    ptr: Value,
+    ty: Type,
+) -> Result<(), (Blocker, Inst)> {
     for &(u, k) in uses.users(ptr) {
         check_use(func, uses, ty, u, k)?;
     }

@@ -44,7 +44,7 @@ impl Renamer for Host<'_, '_, '_> {
     type Loc = Loc;
 
     fn undefined(&mut self, var: Var) -> Value {
-        self.p.f.dfg.undef(self.slots[var.index()].ty)
+        super::uninit::value(self.p, &self.slots[var.index()])
     }
 
     #[inline]

@@ -11,14 +11,16 @@
 //! undefined again each time their `alloca` runs), lifetime markers of whole slots and of
 //! parts (after one, a slot's contents are undefined), byte-array slots as rustc writes them
 //! (left in memory, or promoted with `byte_array_slots`), loaded values used in dominated
-//! blocks, every SSA flavour, and phi-copy budgets that leave some slots in memory.
+//! blocks, every SSA flavour, phi-copy budgets that leave some slots in memory, every
+//! `--uninit` value (with `zero` and `freeze`, an input without `undef` must give an output
+//! without `undef` or `poison` but the freezes'), and `--max-promoted`.
 //!
 //! Everything is a pure function of the seed ([`Rng`]): a failure prints seed and program.
 
 use std::collections::HashMap;
 
 use super::tests::promoted;
-use super::{Flavour, Options};
+use super::{Flavour, Options, Uninit};
 use ssa::domtree::naive;
 use ssa::testing::{below, chance, random_graph};
 use llvm_ir::ir::Block;
@@ -162,6 +164,8 @@ enum Op {
 #[derive(Clone, Debug)]
 enum Inst {
     Alloca(String),
+    /// `freeze i32 poison`: one arbitrary but fixed value.
+    Freeze(String),
     Load(String, Op),
     Store(Op, Op),
     Add(String, Op, Op),
@@ -214,6 +218,8 @@ fn parse_inst(line: &str) -> Inst {
     let after = |p: &str| rhs.strip_prefix(p).map(str::trim);
     if rhs.starts_with("alloca ") {
         Inst::Alloca(dst)
+    } else if rhs == "freeze i32 poison" {
+        Inst::Freeze(dst)
     } else if let Some(r) = after("load i32,") {
         Inst::Load(dst, op(parts(r)[0]))
     } else if let Some(r) = after("store ") {
@@ -382,6 +388,9 @@ fn run(program: &Program, x: i32, y: i32, choices: &[u32], steps: usize) -> Trac
                     memory.push(None);
                     env.insert(d.clone(), Val::Ptr(memory.len() - 1));
                 }
+                Inst::Freeze(d) => {
+                    env.insert(d.clone(), Val::Int(Some(0x5eed)));
+                }
                 Inst::Load(d, p) => {
                     let v = memory[ptr(&env, p)];
                     env.insert(d.clone(), Val::Int(v));
@@ -458,13 +467,48 @@ fn option_sets() -> Vec<(&'static str, Options)> {
         ("minimal", with(Flavour::Minimal, None)),
         ("budget 2", with(Flavour::Pruned, Some(2))),
         ("budget 0", with(Flavour::Pruned, Some(0))),
+        ("uninit poison", uninit(Uninit::Poison)),
+        ("uninit zero", uninit(Uninit::Zero)),
+        ("uninit freeze", uninit(Uninit::Freeze)),
+        (
+            "max 1",
+            Options {
+                max_promoted: Some(1),
+                ..Options::default()
+            },
+        ),
     ]
+}
+
+/// Every slot promoted (byte arrays too), with `--uninit=u`.
+fn uninit(u: Uninit) -> Options {
+    Options {
+        uninit: u,
+        byte_array_slots: true,
+        ..Options::default()
+    }
+}
+
+/// The checks of an option set beyond behaviour: what `--uninit` and `--max-promoted` promise.
+fn check_promises(seed: u64, name: &str, text: &str, out: &str) {
+    if matches!(name, "uninit zero" | "uninit freeze") && !text.contains("undef") {
+        // (Loads and stores left in unreachable code get a `poison` address.)
+        let rest = out.replace("freeze i32 poison", "").replace("ptr poison", "");
+        assert!(
+            !rest.contains("undef") && !rest.contains("poison"),
+            "seed {seed}, {name}: undefined values made\n{text}\n{out}"
+        );
+    }
+    if name == "max 1" {
+        let slots = |t: &str| t.matches(" = alloca ").count();
+        assert!(slots(text) <= slots(out) + 1, "seed {seed}: more than one promoted\n{out}");
+    }
 }
 
 #[test]
 fn promoted_programs_behave_as_the_originals() {
     let sets = option_sets();
-    let (mut observed, mut defined, mut phis) = (0, 0, 0);
+    let (mut observed, mut defined, mut phis, mut freezes) = (0, 0, 0, 0);
     for seed in 0..600u64 {
         let mut rng = Rng::new(seed ^ 0x5e3a);
         let text = random_program(&mut rng, seed);
@@ -482,6 +526,8 @@ fn promoted_programs_behave_as_the_originals() {
         for (name, opts) in &sets {
             let out = promoted(&text, opts);
             let after_program = parse_function(&out);
+            check_promises(seed, name, &text, &out);
+            freezes += out.matches(" = freeze ").count();
             if *name == "byte arrays" {
                 // Every slot of these programs is promotable (byte arrays too).
                 assert!(
@@ -507,7 +553,7 @@ fn promoted_programs_behave_as_the_originals() {
         observed > 50_000 && defined * 2 > observed,
         "{observed} {defined}"
     );
-    assert!(phis > 500, "{phis}");
+    assert!(phis > 500 && freezes > 100, "{phis} {freezes}");
 }
 
 /// The interpreter itself, on a literal program: a slot in a loop body is undefined again on

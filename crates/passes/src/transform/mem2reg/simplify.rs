@@ -11,7 +11,7 @@
 //! has predecessor edges (edges from unreachable blocks) get `poison` for the missing ones,
 //! in block order, as LLVM does.
 
-use super::slots::NewPhi;
+use super::slots::{NewPhi, Slot};
 use super::tags::ValueTags;
 use super::Promoter;
 use llvm_ir::ir::builder::{CallPart, PhiWriter};
@@ -162,7 +162,12 @@ impl Folder for Folding<'_, '_, '_> {
 
 /// Folds trivial phis, then writes out the others (poison for unreachable predecessors,
 /// `nsz` where the function asks for it, merged locations).
-pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &Incoming<Value, Loc>) {
+pub(crate) fn run(
+    p: &mut Promoter<'_, '_>,
+    slots: &[Slot],
+    phis: Vec<NewPhi>,
+    all: &Incoming<Value, Loc>,
+) {
     let mut index = std::mem::take(&mut p.phi_of);
     for (k, ph) in phis.iter().enumerate() {
         index.set(ph.value, k as u32);
@@ -184,17 +189,19 @@ pub(crate) fn run(p: &mut Promoter<'_, '_>, phis: Vec<NewPhi>, all: &Incoming<Va
     let mut buf = Vec::new();
     for (k, ph) in phis.into_iter().enumerate() {
         if alive[k] {
-            write_phi(p, &mut w, ph, all.of(k), all.locs[k], &mut buf, dbg);
+            let slot = &slots[ph.slot as usize];
+            write_phi(p, &mut w, (ph, slot), all.of(k), all.locs[k], &mut buf, dbg);
             p.stats.phis_inserted += 1;
         }
     }
 }
 
-/// Writes phi `ph`'s template, adding `poison` for predecessors the walk never reached.
+/// Writes phi `ph`'s template (of slot `slot`), adding `poison` for predecessors the walk
+/// never reached (see [`super::uninit::missing_value`]).
 fn write_phi(
     p: &mut Promoter<'_, '_>,
     w: &mut PhiWriter,
-    ph: NewPhi,
+    (ph, slot): (NewPhi, &Slot),
     given: &[(Value, Block)],
     loc: Loc,
     incoming: &mut Vec<(Value, Block)>,
@@ -211,9 +218,8 @@ fn write_phi(
                 missing.remove(i);
             }
         }
-        let ty = ph.ty;
         for b in missing {
-            let z = missing_value(p, ty);
+            let z = super::uninit::missing_value(p, slot);
             incoming.push((z, b));
         }
     }
@@ -222,16 +228,6 @@ fn write_phi(
     w.set_incoming(p.f, ph.inst, nsz, incoming);
     if let Some(l) = loc {
         p.f.dfg.set_attachments(ph.inst, &[(dbg, l)]);
-    }
-}
-
-/// What a phi gets from a predecessor the walk never reached: `poison` (LLVM 19), or `undef`
-/// in typed-pointer modules, as LLVM 14 — their reference — writes it.
-pub(super) fn missing_value(p: &mut Promoter<'_, '_>, ty: llvm_ir::ir::Type) -> Value {
-    if p.f.types.opaque_mode {
-        super::edit::poison(p.f, ty)
-    } else {
-        p.f.dfg.undef(ty)
     }
 }
 

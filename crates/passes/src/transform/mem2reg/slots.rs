@@ -51,6 +51,12 @@ pub struct Slot {
     pub non_entry: bool,
     /// Left in memory (phi-copy budget).
     pub dropped: bool,
+    /// What it reads where no store reaches, once made (`Value::NONE` before; see
+    /// `uninit::value`).
+    pub uninit: std::cell::Cell<Value>,
+    /// The value explanations name it by: its address, or the `byval` argument it stands in
+    /// for (see [`super::byval`]).
+    pub shown: Value,
 }
 
 /// A phi placed for a slot.
@@ -157,7 +163,7 @@ fn rename_and_finish(p: &mut Promoter<'_, '_>, mut slots: Vec<Slot>, mut cands: 
         keep_live_phis(p, &slots, &cands, &mut phis, &mut incoming, &rank, &walked.live);
     }
     finish_slots(p, &slots, &walked.left);
-    super::simplify::run(p, phis, &incoming);
+    super::simplify::run(p, &slots, phis, &incoming);
     p.phi_incoming = incoming;
     p.slot_pool.append(&mut slots);
 }
@@ -189,7 +195,8 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, ty: Type, entry: Block) -> Slot {
     stores.clear();
     markers.clear();
     dbg.clear();
-    if let Some(n) = p.f.value_name(d.result) {
+    let param = p.byval.iter().find(|b| b.alloca == a).map(|b| b.param);
+    if let Some(n) = p.f.value_name(param.unwrap_or(d.result)) {
         super::names::plain_into(n, &mut name);
     }
     Slot {
@@ -205,6 +212,8 @@ fn new_slot(p: &mut Promoter<'_, '_>, a: Inst, ty: Type, entry: Block) -> Slot {
         kills: 0,
         non_entry: block != entry,
         dropped: false,
+        uninit: std::cell::Cell::new(Value::NONE),
+        shown: param.unwrap_or(d.result),
     }
 }
 
@@ -260,7 +269,8 @@ fn drop_markers(p: &mut Promoter<'_, '_>, s: &mut Slot) {
     s.markers.clear();
 }
 
-/// The slot needs phis: each of its markers becomes a store of `undef` (see [`kill_store`]).
+/// The slot needs phis: each of its markers becomes a store of `undef` (see [`kill_store`];
+/// of the `--uninit` value, see [`super::uninit`]).
 fn take_markers(p: &mut Promoter<'_, '_>, s: &mut Slot) {
     let mut markers = std::mem::take(&mut s.markers);
     for &m in &markers {
@@ -310,7 +320,7 @@ fn covers_slot(p: &mut Promoter<'_, '_>, s: &Slot, u: Inst) -> bool {
 /// need phis use them, so the fast paths decide as in LLVM 19). The store is removed like
 /// any other store of the slot; [`remove_kills`] removes those left over.
 fn kill_store(p: &mut Promoter<'_, '_>, s: &Slot, marker: Inst) -> Inst {
-    let undef = p.f.dfg.undef(s.ty);
+    let undef = super::uninit::value(p, s);
     let store = FuncBuilder::new(p.f).make_store(undef, s.ptr);
     p.f.layout.insert_inst_before(store, marker);
     let at = pos(p, marker);
@@ -467,7 +477,8 @@ fn single_store(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
     let store = s.stores[0];
     let repl = p.f.dfg.resolve(p.f.dfg.inst_values(store)[0]);
     let require_dom = p.f.dfg.value_inst(repl).is_some()
-        || !super::simplify::guaranteed_not_poison(p, repl, None, 0);
+        || !super::simplify::guaranteed_not_poison(p, repl, None, 0)
+        || !super::uninit::any_value_will_do(p);
     let store_bb = block_of(p, store);
     let store_pos = pos(p, store);
     let non_entry = s.non_entry;
@@ -529,22 +540,23 @@ fn one_block(p: &Promoter<'_, '_>, s: &Slot) -> bool {
 fn single_block(p: &mut Promoter<'_, '_>, s: &mut Slot) -> bool {
     let mut stores: Vec<(u32, Inst)> = s.stores.iter().map(|&st| (pos(p, st), st)).collect();
     stores.sort_unstable();
-    let ty = s.ty;
     // Loads above the first store stay (in order); the others take the nearest store above.
-    s.loads.retain(|&load| {
+    let mut loads = std::mem::take(&mut s.loads);
+    loads.retain(|&load| {
         let lp = pos(p, load);
         let k = stores.partition_point(|&(sp, _)| sp < lp);
         let v = if k == 0 {
             if !stores.is_empty() {
                 return true;
             }
-            p.f.dfg.undef(ty)
+            super::uninit::value(p, s)
         } else {
             p.f.dfg.resolve(p.f.dfg.inst_values(stores[k - 1].1)[0])
         };
         replace_load(p, load, v);
         false
     });
+    s.loads = loads;
     if !s.loads.is_empty() {
         return false;
     }
