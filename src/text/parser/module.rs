@@ -60,6 +60,22 @@ pub struct GlobalSym {
     pub extern_weak: bool,
 }
 
+/// The types LLVM's `TypeFinder` starts from at module level, in the order it meets them (see
+/// `crate::text::type_order`): what decides, with the function bodies, the order opt prints
+/// named types in.
+#[derive(Clone, Debug, Default)]
+pub struct TypeRoots {
+    /// Global variables' value types and their initializers' constants, in order.
+    pub globals: Vec<Type>,
+    /// Aliases' value types and aliasees.
+    pub aliases: Vec<Type>,
+    /// IFuncs' value types.
+    pub ifuncs: Vec<Type>,
+    /// Per function, declarations and definitions in module order: its function type, then
+    /// its type attributes' types and constants; `Some(n)` marks definition number `n`.
+    pub functions: Vec<(Option<usize>, Vec<Type>)>,
+}
+
 /// A function definition's span.
 #[derive(Clone, Copy, Debug)]
 pub struct FunctionSpan {
@@ -67,6 +83,8 @@ pub struct FunctionSpan {
     pub start: u32,
     /// Offset just after the closing `}` (the end of input for an unterminated body).
     pub end: u32,
+    /// The attribute group `#N` of the header's function attributes, if any.
+    pub attrs: Option<u32>,
 }
 
 /// The read-only module context function bodies are read and changed against.
@@ -108,6 +126,11 @@ pub struct ModuleCtx {
     /// written for LLVM 22 or later (LLVM 19 rejects that signature), whose conventions the
     /// passes then follow where the two differ (see `mem2reg::slots::drop_droppable_use`).
     pub newer_llvm: bool,
+    /// Uniqued `!DILocation`s written without a column (`!DILocation(line: 0, scope: !5)`):
+    /// a node a pass makes with the same text is that node (see `crate::text::md_slots`).
+    pub columnless_locations: Vec<u32>,
+    /// Where LLVM's `TypeFinder` starts at module level.
+    pub type_roots: TypeRoots,
 }
 
 impl ModuleCtx {
@@ -176,8 +199,18 @@ pub(super) struct ModuleReader<'a> {
     /// Inside a header's `personality`/`prefix` constants the reader must not treat `@f` as
     /// defined yet: nothing special, kept for clarity of forward-reference handling.
     in_function_header: bool,
+    /// The first attribute group the current function header names.
+    header_attrs: Option<u32>,
     blockaddrs: Vec<BlockAddressUse>,
     blockaddress: BlockAddressScan,
+    columnless_locations: Vec<u32>,
+    /// Whether [`Host::type_root`] records into `roots` (global initializers and headers).
+    roots_on: bool,
+    roots: Vec<Type>,
+    type_roots: TypeRoots,
+    /// Types already among the roots of globals, aliases and functions: a type met again
+    /// adds nothing to the order (a large initializer would otherwise list a root per element).
+    roots_seen: [FxHashSet<Type>; 3],
 }
 
 /// Whether the input uses `blockaddress(` anywhere, found in one pass over the input that
@@ -267,7 +300,15 @@ impl<'a> Host<'a> for ModuleReader<'a> {
         }
         Ok(())
     }
+    fn type_root(&mut self, ty: Type) {
+        if self.roots_on {
+            self.roots.push(ty);
+        }
+    }
     fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<u8> {
+        if self.in_function_header {
+            self.header_attrs.get_or_insert(id);
+        }
         Ok(self.attr_groups.get(&id).copied().unwrap_or(0))
     }
     fn md_value(&mut self, ty: Type) -> PResult<()> {
@@ -314,8 +355,14 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         next_global_id: 0,
         dl: Default::default(),
         in_function_header: false,
+        header_attrs: None,
         blockaddrs: Vec::new(),
         blockaddress: BlockAddressScan::default(),
+        columnless_locations: Vec::new(),
+        roots_on: false,
+        roots: Vec::new(),
+        type_roots: TypeRoots::default(),
+        roots_seen: Default::default(),
     };
     match read_items(&mut r) {
         Ok(()) => Ok(r.finish()),
@@ -666,9 +713,17 @@ impl<'a> ModuleReader<'a> {
             },
         )?;
         let declaration = matches!(linkage, b"external" | b"extern_weak");
-        if !declaration {
-            parse_const(self, ty)?;
-        }
+        self.start_roots();
+        self.type_root(ty);
+        let r = match declaration {
+            true => Ok(()),
+            false => parse_const(self, ty).map(|_| ()),
+        };
+        let roots = self.stop_roots();
+        let new = Self::first_seen(&mut self.roots_seen[0], &roots);
+        self.type_roots.globals.extend(new);
+        self.roots = roots;
+        r?;
         self.read_global_tail()
     }
 
@@ -724,7 +779,19 @@ impl<'a> ModuleReader<'a> {
         let ty = parse_type(self)?;
         self.c
             .expect(Tok::Comma, "expected comma after alias or ifunc's type")?;
-        let (aliasee_ty, _) = parse_typed_const(self)?;
+        self.start_roots();
+        self.type_root(ty);
+        let aliasee = parse_typed_const(self);
+        let mut roots = self.stop_roots();
+        if ifunc {
+            roots.truncate(1);
+            self.type_roots.ifuncs.extend_from_slice(&roots);
+        } else {
+            let new = Self::first_seen(&mut self.roots_seen[1], &roots);
+            self.type_roots.aliases.extend(new);
+        }
+        self.roots = roots;
+        let (aliasee_ty, _) = aliasee?;
         let ptr_ty = if self.types.opaque_mode {
             aliasee_ty
         } else {
@@ -777,7 +844,11 @@ impl<'a> ModuleReader<'a> {
             self.c.bump();
             parse_md_node_ref(self)?;
         }
-        let h = parse_header(self, false)?;
+        self.start_roots();
+        let h = parse_header(self, false);
+        let roots = self.stop_roots();
+        let h = h?;
+        self.function_roots(None, h.fn_ty, roots);
         let ptr_ty = self.pointer_type(h.fn_ty, h.addrspace);
         self.define_global(
             h.name,
@@ -797,7 +868,12 @@ impl<'a> ModuleReader<'a> {
         let start = self.c.at();
         self.c.bump();
         self.in_function_header = true;
-        let h = parse_header(self, true)?;
+        self.header_attrs = None;
+        self.start_roots();
+        let h = parse_header(self, true);
+        let roots = self.stop_roots();
+        let h = h?;
+        self.function_roots(Some(self.functions.len()), h.fn_ty, roots);
         self.in_function_header = false;
         let ptr_ty = self.pointer_type(h.fn_ty, h.addrspace);
         self.define_global(
@@ -821,9 +897,34 @@ impl<'a> ModuleReader<'a> {
         self.functions.push(FunctionSpan {
             start: start as u32,
             end: end as u32,
+            attrs: self.header_attrs,
         });
         self.c.seek(end);
         Ok(end)
+    }
+
+    /// Starts recording [`Host::type_root`]s.
+    fn start_roots(&mut self) {
+        self.roots.clear();
+        self.roots_on = true;
+    }
+
+    /// Stops recording and returns what was recorded.
+    fn stop_roots(&mut self) -> Vec<Type> {
+        self.roots_on = false;
+        std::mem::take(&mut self.roots)
+    }
+
+    /// Records a function's roots: its type first, as `TypeFinder` takes it.
+    fn function_roots(&mut self, def: Option<usize>, fn_ty: Type, mut roots: Vec<Type>) {
+        roots.insert(0, fn_ty);
+        let new = Self::first_seen(&mut self.roots_seen[2], &roots);
+        self.type_roots.functions.push((def, new));
+    }
+
+    /// The roots in `roots` not in `seen`, in order, now added to it.
+    fn first_seen(seen: &mut FxHashSet<Type>, roots: &[Type]) -> Vec<Type> {
+        roots.iter().copied().filter(|t| seen.insert(*t)).collect()
     }
 
     /// Builds the context; names used and never defined become its [`Late`] errors.
@@ -856,6 +957,8 @@ impl<'a> ModuleReader<'a> {
                 late,
                 blockaddrs: self.blockaddrs,
                 newer_llvm,
+                columnless_locations: self.columnless_locations,
+                type_roots: std::mem::take(&mut self.type_roots),
             },
             self.items,
         )

@@ -80,6 +80,10 @@ impl<'a> ModuleReader<'a> {
             // LLVM notices once the node is read: at the token after it.
             return self.c.err("Metadata id is already used");
         }
+        let text = &self.c.src[start..self.c.prev_end as usize];
+        if !distinct && crate::text::module_writer::is_columnless_location(text) {
+            self.columnless_locations.push(id);
+        }
         Ok(())
     }
 
