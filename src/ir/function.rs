@@ -47,6 +47,9 @@ pub struct Function {
     /// LLVM's `TypeFinder` meets in it, in its order (the constant's own type first; globals
     /// inside left out): see [`crate::text::type_order`]. Other constants meet only their type.
     pub const_roots: crate::util::fxhash::FxHashMap<Value, Box<[Type]>>,
+    /// Whether the body or header names a type attribute (`byval(T)`, `sret(T)`, ...), whose
+    /// types `TypeFinder` meets at the call (so calls need a look for them).
+    pub type_attrs: bool,
     /// Declarations the module must contain for this function's calls to new intrinsics
     /// (`declare void @llvm.dbg.value(metadata, metadata, metadata)`), added when missing.
     pub needs_decls: Vec<&'static str>,
@@ -75,6 +78,7 @@ impl Function {
             new_md_index: Default::default(),
             input_block_numbers: Vec::new(),
             const_roots: Default::default(),
+            type_attrs: false,
             needs_decls: Vec::new(),
             types: TypeTable::child(module_types),
             dfg: DataFlowGraph::new(),

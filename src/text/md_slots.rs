@@ -31,6 +31,11 @@ pub trait NodeSource: Sync {
     /// Ids of uniqued `!DILocation`s printed without a column (candidates for an added node
     /// to be equal to).
     fn columnless_locations(&self) -> Vec<u32>;
+    /// The scope of node `!id` when it is a `!DILocation` whose only reference is its scope,
+    /// if the source knows it without reading the text (a shortcut, never required).
+    fn location_scope(&self, _id: u32) -> Option<u32> {
+        None
+    }
 }
 
 /// A node being numbered: one of the input, or one a pass added.
@@ -170,6 +175,22 @@ impl<'a> MdSlots<'a> {
                 continue;
             }
             let mut kids = std::mem::take(&mut self.kids);
+            if let Some(scope) = match k {
+                Key::Old(id) => self.nodes.location_scope(id),
+                Key::Added(_) => None,
+            } {
+                // A location whose only reference is its scope (most nodes): no text read.
+                let n = self.order.len() as u32;
+                if let Key::Old(id) = k {
+                    self.old.set(id, n);
+                }
+                self.order.push(k.pack());
+                if self.old.get(scope).is_none() {
+                    self.stack.push(Key::Old(scope));
+                }
+                self.kids = kids;
+                continue;
+            }
             let text = self.text_of(k);
             if text.is_some_and(|t| t.starts_with(b"!DIExpression(")) {
                 self.kids = kids;
@@ -296,6 +317,24 @@ impl<'a> MdSlots<'a> {
     /// `text` with its references renumbered, once every node is numbered: numbers are
     /// looked up, not visited; a `DIExpression` (which has no number) is written inline.
     fn write_numbered(&self, text: &[u8], out: &mut Vec<u8>) {
+        if let Some(loc) = crate::text::refs::printed_location(text) {
+            let mut copied = 0;
+            for (at, id, end) in std::iter::once(loc.scope).chain(loc.inlined_at) {
+                let Some(n) = self.old.get(id) else {
+                    return self.write_numbered_general(text, out);
+                };
+                out.extend_from_slice(&text[copied..at]);
+                write_ref(n, out);
+                copied = end;
+            }
+            out.extend_from_slice(&text[copied..]);
+            return;
+        }
+        self.write_numbered_general(text, out)
+    }
+
+    /// [`MdSlots::write_numbered`] for any node text.
+    fn write_numbered_general(&self, text: &[u8], out: &mut Vec<u8>) {
         let mut copied = 0;
         for_each_ref(text, |r| {
             if r.kind != RefKind::Md {
@@ -335,36 +374,27 @@ impl<'a> MdSlots<'a> {
             }
             return Ok(());
         }
+        // One buffer per thread, reused from round to round (fresh pages cost faults).
+        let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); threads];
         let mut start = 0;
         while start < total {
-            let ends: Vec<usize> = (1..=threads)
-                .map(|t| (start + t * CHUNK).min(total))
-                .collect();
-            let bufs: Vec<Vec<u8>> = std::thread::scope(|s| {
-                let handles: Vec<_> = ends
-                    .iter()
-                    .enumerate()
-                    .map(|(t, &end)| {
-                        let from = (start + t * CHUNK).min(total);
-                        s.spawn(move || {
-                            let mut b = Vec::with_capacity((end - from) * 64);
-                            for n in from..end {
-                                self.format_def(n, &mut b);
-                            }
-                            b
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("metadata writer thread panicked"))
-                    .collect()
+            std::thread::scope(|s| {
+                for (t, b) in bufs.iter_mut().enumerate() {
+                    let from = (start + t * CHUNK).min(total);
+                    let end = (from + CHUNK).min(total);
+                    s.spawn(move || {
+                        b.clear();
+                        for n in from..end {
+                            self.format_def(n, b);
+                        }
+                    });
+                }
             });
-            for b in bufs {
+            for b in &bufs {
                 flush(out)?;
-                out.extend_from_slice(&b);
+                out.extend_from_slice(b);
             }
-            start = *ends.last().unwrap_or(&total);
+            start = (start + threads * CHUNK).min(total);
         }
         Ok(())
     }
@@ -377,15 +407,15 @@ impl<'a> MdSlots<'a> {
         match Key::unpack(self.order[n]) {
             Key::Old(id) => {
                 let (distinct, text) = self.nodes.node(id).unwrap_or((false, b"!{}"));
-                if distinct || is_odr_type(text) {
-                    out.extend_from_slice(b"distinct ");
-                }
-                match upgraded_flag(text).filter(|_| self.upgrade_flags) {
-                    Some(rest) => {
-                        out.extend_from_slice(b"!{i32 8, ");
-                        self.write_numbered(rest, out);
+                // `!DIL...` (locations, most nodes; variables, blocks, labels) are neither
+                // identified composite types nor module flags.
+                if text.get(1) != Some(&b'D') || text.get(3) != Some(&b'L') {
+                    self.format_special(distinct, text, out);
+                } else {
+                    if distinct {
+                        out.extend_from_slice(b"distinct ");
                     }
-                    None => self.write_numbered(text, out),
+                    self.write_numbered(text, out);
                 }
             }
             Key::Added(i) => {
@@ -401,6 +431,20 @@ impl<'a> MdSlots<'a> {
             }
         }
         out.push(b'\n');
+    }
+
+    /// An input node other than a location: `distinct` as opt writes it, upgraded flags.
+    fn format_special(&self, distinct: bool, text: &[u8], out: &mut Vec<u8>) {
+        if distinct || is_odr_type(text) {
+            out.extend_from_slice(b"distinct ");
+        }
+        match upgraded_flag(text).filter(|_| self.upgrade_flags) {
+            Some(rest) => {
+                out.extend_from_slice(b"!{i32 8, ");
+                self.write_numbered(rest, out);
+            }
+            None => self.write_numbered(text, out),
+        }
     }
 }
 

@@ -125,17 +125,45 @@ impl Numbering {
     }
 }
 
-/// Appends the decimal digits of `n`.
+/// Appends the decimal digits of `n` (two at a time: value and metadata numbers are written
+/// for nearly every line).
 #[inline]
-pub(crate) fn write_u32(out: &mut Vec<u8>, n: u32) {
-    write_u64(out, u64::from(n));
+pub(crate) fn write_u32(out: &mut Vec<u8>, mut n: u32) {
+    const PAIRS: &[u8; 200] = b"\
+        0001020304050607080910111213141516171819202122232425262728293031\
+        3233343536373839404142434445464748495051525354555657585960616263\
+        6465666768697071727374757677787980818283848586878889909192939495\
+        96979899";
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    while n >= 100 {
+        let r = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        buf[i] = PAIRS[r];
+        buf[i + 1] = PAIRS[r + 1];
+    }
+    if n >= 10 {
+        let r = n as usize * 2;
+        i -= 2;
+        buf[i] = PAIRS[r];
+        buf[i + 1] = PAIRS[r + 1];
+    } else {
+        i -= 1;
+        buf[i] = b'0' + n as u8;
+    }
+    out.extend_from_slice(&buf[i..]);
 }
 
 /// Appends the decimal digits of `n`.
 #[inline]
-pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+pub(crate) fn write_u64(out: &mut Vec<u8>, n: u64) {
+    if let Ok(small) = u32::try_from(n) {
+        return write_u32(out, small);
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
+    let mut n = n;
     loop {
         i -= 1;
         buf[i] = b'0' + (n % 10) as u8;
@@ -203,10 +231,13 @@ struct FnWriter<'f, 'o> {
     ba: Option<&'f BlockAddresses>,
     out: &'o mut Vec<u8>,
     sites: Option<&'o mut Vec<u32>>,
+    /// The named types the body meets, gathered as instructions are printed.
+    types: Option<crate::text::type_order::BodyTypes>,
 }
 
 impl FnWriter<'_, '_> {
     /// Appends `t`; with `scan`, notes the references in it.
+    #[inline]
     fn text(&mut self, t: &[u8], scan: bool) {
         let base = self.out.len();
         self.out.extend_from_slice(t);
@@ -354,6 +385,7 @@ fn write_inst(func: &Function, num: &Numbering, inst: Inst, out: &mut Vec<u8>) {
         ba: None,
         out,
         sites: None,
+        types: None,
     };
     w.inst(inst);
 }
@@ -368,6 +400,7 @@ pub fn print_function(func: &Function, out: &mut Vec<u8>) {
         ba: None,
         out,
         sites: None,
+        types: None,
     };
     write_body(&mut w);
 }
@@ -386,8 +419,10 @@ pub fn print_for_module(func: &Function, ba: Option<&BlockAddresses>) -> Printed
         ba,
         out: &mut p.text,
         sites: Some(&mut p.sites),
+        types: Some(Default::default()),
     };
     let in_header = write_body(&mut w);
+    let types = w.types.take().map(|t| t.finish()).unwrap_or_default();
     p.header_attr =
         p.sites[..in_header]
             .iter()
@@ -395,7 +430,7 @@ pub fn print_for_module(func: &Function, ba: Option<&BlockAddresses>) -> Printed
                 Some((SiteRef::Attr(id), _)) => Some(id),
                 _ => None,
             });
-    p.type_names = crate::text::type_order::body_events(func);
+    p.type_names = types;
     p
 }
 
@@ -430,6 +465,9 @@ fn write_body(w: &mut FnWriter<'_, '_>) -> usize {
                 w.out.extend_from_slice(b"  ");
             }
             w.inst(i);
+            if let Some(t) = w.types.as_mut() {
+                t.inst(func, i);
+            }
             w.out.push(b'\n');
         }
     }

@@ -85,14 +85,70 @@ pub fn has_ref(text: &[u8]) -> bool {
     any
 }
 
-/// The operand position of field `name` in a node of kind `kind`, for the kinds whose fields
+/// A `!DILocation` as LLVM prints it: `!DILocation(line: L[, column: C], scope: !S[,
+/// inlinedAt: !I][, isImplicitCode: true])`: the byte range and number of each reference.
+/// Most of a `-g` module's nodes are such, and the writer reads each twice.
+pub struct PrintedLocation {
+    /// `(start of its '!', number, end)` of the scope.
+    pub scope: (usize, u32, usize),
+    /// The same for the inlined-at location, if any.
+    pub inlined_at: Option<(usize, u32, usize)>,
+}
+
+/// [`PrintedLocation`] of `text`, if it is one. (Byte by byte: it runs twice for most
+/// nodes of a `-g` module.)
+pub fn printed_location(t: &[u8]) -> Option<PrintedLocation> {
+    const HEAD: &[u8; 16] = b"!DILocation(line";
+    let head: &[u8; 16] = t.get(..16)?.try_into().ok()?;
+    if head != HEAD || t.get(16..18)? != b": " {
+        return None;
+    }
+    let mut i = skip_digits(t, 18);
+    if t.get(i..i + 10) == Some(b", column: ") {
+        i = skip_digits(t, i + 10);
+    }
+    let scope = location_ref(t, i, b", scope: !")?;
+    let inlined_at = location_ref(t, scope.2, b", inlinedAt: !");
+    let end = inlined_at.map_or(scope.2, |r| r.2);
+    let tail = &t[end..];
+    (tail == b")" || tail == b", isImplicitCode: true)")
+        .then_some(PrintedLocation { scope, inlined_at })
+}
+
+/// The offset after the digits from `i` on.
+#[inline]
+fn skip_digits(t: &[u8], mut i: usize) -> usize {
+    while i < t.len() && t[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
+/// `(start of '!', number, end)` of `key` (ending in `!`) and the number after it, at `i`.
+#[inline]
+fn location_ref(t: &[u8], i: usize, key: &[u8]) -> Option<(usize, u32, usize)> {
+    if t.get(i..i + key.len())? != key {
+        return None;
+    }
+    let at = i + key.len() - 1;
+    let end = skip_digits(t, at + 1);
+    if end == at + 1 || end - at > 10 {
+        return None;
+    }
+    let id = t[at + 1..end]
+        .iter()
+        .fold(0u32, |n, &c| n * 10 + u32::from(c - b'0'));
+    Some((at, id, end))
+}
+
+/// The operand order of the fields of a node of kind `kind`, for the kinds whose fields
 /// are printed out of operand order (LLVM's `DebugInfoMetadata.cpp` lists the operands:
 /// `DIDerivedType` and `DICompositeType` start `File, Scope, Name, BaseType, ...`,
 /// `DILexicalBlock[File]` and `DIModule` `File, Scope, ...`, `DISubprogram` `File, Scope, Name,
 /// LinkageName, Type, Unit, Declaration, RetainedNodes, ContainingType, TemplateParams,
 /// ThrownTypes, Annotations, TargetFuncName`). `None` for kinds printed in operand order.
-fn operand_rank(kind: &[u8], name: &[u8]) -> Option<Option<u8>> {
-    let table: &[&[u8]] = match kind {
+fn operand_table(kind: &[u8]) -> Option<&'static [&'static [u8]]> {
+    Some(match kind {
         b"DIDerivedType" => &[
             b"file",
             b"scope",
@@ -134,31 +190,20 @@ fn operand_rank(kind: &[u8], name: &[u8]) -> Option<Option<u8>> {
             b"targetFuncName",
         ],
         _ => return None,
-    };
-    Some(table.iter().position(|&f| f == name).map(|k| k as u8))
+    })
 }
 
 /// The nodes node text `text` (`!{...}`, `!DIxxx(...)`, without `distinct`) refers to, in
 /// operand order (see the module doc), into `out` (cleared first).
 pub fn node_children(text: &[u8], out: &mut Vec<u32>) {
     out.clear();
-    if let Some(rest) = text.strip_prefix(b"!DILocation(") {
-        // Most of a `-g` module's nodes, with at most two references: found without a scan
-        // of strings (a location has none).
-        for key in [&b"scope: !"[..], b"inlinedAt: !"] {
-            if let Some(at) = crate::util::bytes::find_sub(rest, key) {
-                let d = &rest[at + key.len()..];
-                let n = d.iter().take(10).take_while(|c| c.is_ascii_digit()).count();
-                if let Some(id) = crate::text::lexer::parse_u32(&d[..n]).filter(|_| n <= 9) {
-                    out.push(id);
-                }
-            }
-        }
+    if let Some(loc) = printed_location(text) {
+        out.push(loc.scope.1);
+        out.extend(loc.inlined_at.map(|r| r.1));
         return;
     }
-    let kind = crate::ir::metadata::node_kind(text);
-    let reordered = kind.and_then(|k| operand_rank(k, b"").map(|_| k));
-    let Some(kind) = reordered else {
+    let table = crate::ir::metadata::node_kind(text).and_then(operand_table);
+    let Some(table) = table else {
         for_each_ref(text, |r| {
             if r.kind == RefKind::Md {
                 out.push(r.id);
@@ -172,7 +217,7 @@ pub fn node_children(text: &[u8], out: &mut Vec<u32>) {
     for_each_ref(text, |r| {
         if r.kind == RefKind::Md {
             let name = field_before(&text[..r.start]);
-            let rank = operand_rank(kind, name).flatten().unwrap_or(u8::MAX);
+            let rank = table.iter().position(|&f| f == name).map_or(u8::MAX, |k| k as u8);
             ranked.push((rank, r.id));
         }
     });

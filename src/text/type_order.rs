@@ -132,21 +132,41 @@ fn attr_names(text: &[u8], mut f: impl FnMut(&[u8])) {
 /// The named types `func`'s body meets first, in `TypeFinder`'s order (its header's types are
 /// the module reader's: [`crate::text::parser::module::TypeRoots`]).
 pub fn body_events(func: &Function) -> Vec<Box<[u8]>> {
-    let mut walk = TypeWalk::default();
-    let mut out: Vec<Box<[u8]>> = Vec::new();
-    let mut seen_names: FxHashSet<Box<[u8]>> = FxHashSet::default();
-    let mut push = |n: &[u8]| {
-        if !seen_names.contains(n) {
-            seen_names.insert(n.into());
-            out.push(n.into());
-        }
-    };
-    for b in func.layout.blocks() {
-        for i in func.layout.block_insts(b) {
-            inst_events(func, i, &mut walk, &mut push);
+    let mut b = BodyTypes::default();
+    for block in func.layout.blocks() {
+        for i in func.layout.block_insts(block) {
+            b.inst(func, i);
         }
     }
-    out
+    b.finish()
+}
+
+/// [`body_events`] instruction by instruction (the printer feeds it as it prints, while the
+/// instruction is at hand).
+#[derive(Default)]
+pub struct BodyTypes {
+    walk: TypeWalk,
+    out: Vec<Box<[u8]>>,
+    seen: FxHashSet<Box<[u8]>>,
+}
+
+impl BodyTypes {
+    /// Meets instruction `i`'s types.
+    pub fn inst(&mut self, func: &Function, i: Inst) {
+        let (out, seen) = (&mut self.out, &mut self.seen);
+        let mut push = |n: &[u8]| {
+            if !seen.contains(n) {
+                seen.insert(n.into());
+                out.push(n.into());
+            }
+        };
+        inst_events(func, i, &mut self.walk, &mut push);
+    }
+
+    /// The named types met, in order.
+    pub fn finish(self) -> Vec<Box<[u8]>> {
+        self.out
+    }
 }
 
 /// One instruction's part of [`body_events`].
@@ -169,7 +189,7 @@ fn inst_events(func: &Function, i: Inst, walk: &mut TypeWalk, push: &mut impl Fn
     }
     match data.opcode {
         Opcode::GetElementPtr | Opcode::Alloca => walk.root(types, data.aux_ty, push),
-        _ if call => {
+        _ if call && func.type_attrs => {
             for p in dfg.inst_pieces(i) {
                 if let crate::ir::Piece::Text(t) = *p {
                     attr_names(func.text(t), &mut *push);

@@ -99,9 +99,10 @@ struct TypeSection<'a> {
 
 /// The writer (see the module doc).
 pub struct ModuleWriter<'a, 'w> {
-    /// The text and function entries with their item indices, in order (metadata definitions
-    /// and blank lines left out: a `-g` module has hundreds of thousands of those).
-    entries: Vec<(usize, Entry<'a>)>,
+    /// The text and function entries with their item indices and sections, in order
+    /// (metadata definitions and blank lines left out: a `-g` module has hundreds of
+    /// thousands of those).
+    entries: Vec<(usize, Kind, Entry<'a>)>,
     md: MdSlots<'a>,
     attrs: AttrSlots<'a>,
     info: ModuleInfo<'a>,
@@ -146,18 +147,17 @@ impl<'a, 'w> ModuleWriter<'a, 'w> {
             new_local: Vec::new(),
             entries: items
                 .enumerate()
-                .filter(|(_, e)| match e {
-                    Entry::Function(_) => true,
-                    Entry::Text(t) => !t.is_empty(),
-                    _ => false,
+                .filter_map(|(k, e)| match e {
+                    Entry::Function(_) => Some((k, Kind::Declare, e)),
+                    Entry::Text(t) if !t.is_empty() => Some((k, classify(t), e)),
+                    _ => None,
                 })
                 .collect(),
         };
-        for &(k, e) in &w.entries {
-            match e {
-                Entry::Function(_) => w.last_fn = Some(k),
-                Entry::Text(t) if classify(t) == Kind::Declare => w.last_fn = Some(k),
-                Entry::Text(t) if classify(t) == Kind::Attributes => w.attrs.add_group(t),
+        for &(k, kind, e) in &w.entries {
+            match (kind, e) {
+                (Kind::Declare, _) => w.last_fn = Some(k),
+                (Kind::Attributes, Entry::Text(t)) => w.attrs.add_group(t),
                 _ => {}
             }
         }
@@ -176,8 +176,8 @@ impl<'a, 'w> ModuleWriter<'a, 'w> {
 
     /// The texts of entities of section `kind`, in order.
     fn texts(&self, kind: Kind) -> impl Iterator<Item = &'a [u8]> + '_ {
-        self.entries.iter().filter_map(move |&(_, e)| match e {
-            Entry::Text(t) if classify(t) == kind => Some(t),
+        self.entries.iter().filter_map(move |&(_, k, e)| match e {
+            Entry::Text(t) if k == kind => Some(t),
             _ => None,
         })
     }
@@ -196,9 +196,9 @@ impl<'a, 'w> ModuleWriter<'a, 'w> {
                 });
             }
         }
-        for &(_, e) in &self.entries {
+        for &(_, kind, e) in &self.entries {
             match e {
-                Entry::Text(t) if classify(t) == Kind::Declare => for_each_ref(t, |r| {
+                Entry::Text(t) if kind == Kind::Declare => for_each_ref(t, |r| {
                     if r.kind == RefKind::Attr {
                         attr_roots.push(r.id);
                     }
@@ -381,27 +381,38 @@ impl<'a, 'w> ModuleWriter<'a, 'w> {
         }
         self.new_local.clear();
         self.new_local.resize(new_md.len(), None);
-        let mut copied = 0;
-        let mut num = Vec::with_capacity(12);
-        for &at in &p.sites {
-            let at = at as usize;
-            let Some((what, len)) = SiteRef::read(&p.text[at..]) else {
-                continue;
-            };
-            self.put(&p.text[copied..at])?;
-            num.clear();
-            match what {
-                SiteRef::Md(id) => self.md.write_old_ref(id, &mut num),
-                SiteRef::Attr(id) => {
-                    num.push(b'#');
-                    printer::write_u32(&mut num, self.attrs.number(id));
+        if p.sites.is_empty() {
+            self.put(&p.text)?;
+        } else {
+            // Pieces between references are short: straight into the buffer, which is sent
+            // on whenever it fills (a large body is never held twice).
+            let mut copied = 0;
+            for &at in &p.sites {
+                let at = at as usize;
+                let Some((what, len)) = SiteRef::read(&p.text[at..]) else {
+                    continue;
+                };
+                if self.buf.len() >= 1 << 16 {
+                    self.flush()?;
                 }
-                SiteRef::NewMd(i) => self.new_node_ref(i as usize, new_md, &mut num),
+                self.buf.extend_from_slice(&p.text[copied..at]);
+                match what {
+                    SiteRef::Md(id) => self.md.write_old_ref(id, &mut self.buf),
+                    SiteRef::Attr(id) => {
+                        self.buf.push(b'#');
+                        printer::write_u32(&mut self.buf, self.attrs.number(id));
+                    }
+                    SiteRef::NewMd(i) => {
+                        let mut num = Vec::new();
+                        self.new_node_ref(i as usize, new_md, &mut num);
+                        self.buf.extend_from_slice(&num);
+                    }
+                }
+                copied = at + len;
             }
-            self.put(&num)?;
-            copied = at + len;
+            self.buf.extend_from_slice(&p.text[copied..]);
+            self.flush_if_full()?;
         }
-        self.put(&p.text[copied..])?;
         for d in needs {
             if !self.decls.contains(d) {
                 self.decls.push(d);

@@ -68,7 +68,11 @@ pub struct CtxNodes<'a> {
 impl NodeSource for CtxNodes<'_> {
     fn node(&self, id: u32) -> Option<(bool, &[u8])> {
         let n = self.ctx.metadata.get(id)?;
-        Some((n.distinct, &self.source[n.start as usize..n.end as usize]))
+        Some((n.distinct(), &self.source[n.start as usize..n.end() as usize]))
+    }
+    fn location_scope(&self, id: u32) -> Option<u32> {
+        let n = self.ctx.metadata.get(id)?.location_scope;
+        (n != u32::MAX).then_some(n)
     }
     fn max_id(&self) -> Option<u32> {
         self.ctx.max_metadata_id

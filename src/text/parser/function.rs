@@ -103,6 +103,8 @@ pub(super) struct FuncReader<'a, 'm> {
     named_types: FxHashMap<&'a [u8], Type>,
     /// The [`Host::type_root`]s of the constant operand being read.
     roots: Vec<Type>,
+    /// Whether a constant operand is being read (else a type root is a type attribute's).
+    in_value: bool,
 }
 
 impl<'a> Host<'a> for FuncReader<'a, '_> {
@@ -180,7 +182,11 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
         Ok(self.m.attr_groups.get(&id).copied().unwrap_or(0))
     }
     fn type_root(&mut self, ty: Type) {
-        self.roots.push(ty);
+        if self.in_value {
+            self.roots.push(ty);
+        } else {
+            self.f.type_attrs = true;
+        }
     }
     fn md_value(&mut self, ty: Type) -> PResult<()> {
         if !self.holes {
@@ -276,6 +282,7 @@ pub fn read_function(
         gep_consts: Vec::new(),
         named_types: FxHashMap::default(),
         roots: Vec::new(),
+        in_value: false,
     };
     // About one instruction per 48 bytes of body text (clang's output); see `DataFlowGraph::reserve`.
     let insts = (span.end - span.start) as usize / 48 + 8;
@@ -562,7 +569,10 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             }
             _ => {
                 self.roots.clear();
-                let k = parse_const(self, ty)?;
+                self.in_value = true;
+                let k = parse_const(self, ty);
+                self.in_value = false;
+                let k = k?;
                 let end = self.c.prev_end;
                 let def = match k {
                     ConstKind::Undef => ValueDef::Undef,

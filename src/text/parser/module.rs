@@ -143,7 +143,7 @@ impl ModuleCtx {
     pub fn metadata_text<'s>(&self, source: &'s [u8], id: u32) -> Option<&'s [u8]> {
         self.metadata
             .get(id)
-            .map(|n| &source[n.start as usize..n.end as usize])
+            .map(|n| &source[n.start as usize..n.end() as usize])
     }
 }
 
@@ -211,6 +211,9 @@ pub(super) struct ModuleReader<'a> {
     /// Types already among the roots of globals, aliases and functions: a type met again
     /// adds nothing to the order (a large initializer would otherwise list a root per element).
     roots_seen: [FxHashSet<Type>; 3],
+    /// The scope of the `!DILocation` [`ModuleReader::read_plain_node`] just read, when that
+    /// is its only reference ([`MdNode::location_scope`]).
+    plain_location_scope: u32,
 }
 
 /// Whether the input uses `blockaddress(` anywhere, found in one pass over the input that
@@ -363,6 +366,7 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         roots: Vec::new(),
         type_roots: TypeRoots::default(),
         roots_seen: Default::default(),
+        plain_location_scope: u32::MAX,
     };
     match read_items(&mut r) {
         Ok(()) => Ok(r.finish()),
