@@ -17,8 +17,10 @@
 #   corpus       scripts/corpus.py: csmith seeds CSMITH_SEEDS, tests/c, tests/cpp, conformance,
 #                gen_scale shapes, real C from crates (sqlite3, Lua, zlib, bzip2, zstd, liblzma),
 #                each through clang-19 and clang-14 in 4 flag variants -> target/corpus
-#   roundtrip    scripts/roundtrip.py target/corpus: opt -S of the module and of our printed
-#                module must be identical
+#   roundtrip    scripts/roundtrip.py target/corpus: byte for byte, `mem2reg --passes= M` must be
+#                `opt -S M` and `mem2reg M` must be `opt -passes=mem2reg -S M` (opt-14 for
+#                typed pointers) for every module LLVM printed; hand-written ones must read back
+#                through opt -S as the original does
 #   difftest     scripts/difftest.py: csmith seeds CSMITH_SEEDS + tests/c + tests/cpp through
 #                ../shared/tools/difftest.py for mem2reg, mem2reg+phi-elim, mem2reg+reg2mem,
 #                LLVM 19 and 14, with and without -g

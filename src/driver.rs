@@ -2,10 +2,11 @@
 //!
 //! After the module pass (symbols, types, metadata index), worker threads take functions in
 //! order: read the body, verify it, run every pass on it, print it, and hand the text over;
-//! the calling thread writes module text and finished functions in module order, numbering
-//! new metadata as it goes ([`ModuleTail`]), and frees each function once written. Workers
-//! stay at most [`WINDOW`] functions ahead of the writer, so memory is the module context
-//! plus a few functions, not the whole IR.
+//! the calling thread writes module text and finished functions in module order through a
+//! [`ModuleWriter`], which numbers metadata and attribute groups as it goes (as LLVM's slot
+//! tracker does), and frees each function once written. Workers stay at most [`WINDOW`]
+//! functions ahead of the writer, so memory is the module context plus a few functions, not
+//! the whole IR.
 //!
 //! Invariants: the output is byte-identical to reading the whole module, running
 //! [`crate::pipeline::run`] and [`crate::text::print_module`] (what modules with
@@ -16,16 +17,16 @@
 //! and the error reported is the one a sequential run would report: the first parse error
 //! in file order, else every verifier error of the input, else the first pass's errors.
 
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::pipeline::{self, FunctionReport, Pass, RunOptions, RunReport};
 use crate::text::error::ParseError;
+use llvm_ir::print::module_writer::{self, CtxNodes, Entry, ModuleInfo, ModuleWriter, Output};
 use crate::text::parser::module::{self, ItemSpan};
 use crate::text::parser::{self as reader, ModuleCtx};
-use crate::text::printer::{self, ModuleTail};
+use crate::text::printer::{self, Printed};
 
 /// How far (in functions) workers may run ahead of the writer.
 pub const WINDOW: usize = 64;
@@ -41,6 +42,9 @@ pub struct JobOptions {
     pub verify_input: bool,
     /// Write the module (false: `-disable-output`).
     pub print: bool,
+    /// The module identifier (the input as named, or `<stdin>`), written as opt writes it
+    /// (see [`crate::text::module_writer`]); `None`: no `; ModuleID` line.
+    pub module_id: Option<String>,
 }
 
 /// Why a job failed.
@@ -69,7 +73,7 @@ pub struct JobReport {
 /// One function's finished work.
 struct Done {
     facts: reader::module_end::BodyFacts,
-    text: Vec<u8>,
+    printed: Printed,
     new_md: Vec<Vec<u8>>,
     needs_decls: Vec<&'static str>,
     report: FunctionReport,
@@ -93,7 +97,7 @@ enum Fail {
 pub fn run_job(
     source: Arc<[u8]>,
     opts: &JobOptions,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
 ) -> Result<JobReport, JobError> {
     reader::with_big_stack(|| run_on_big_stack(source, opts, out))
 }
@@ -101,7 +105,7 @@ pub fn run_job(
 fn run_on_big_stack(
     source: Arc<[u8]>,
     opts: &JobOptions,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
 ) -> Result<JobReport, JobError> {
     let t0 = Instant::now();
     let src: &[u8] = &source;
@@ -139,15 +143,14 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
         return Err(Fail::Other);
     }
     let t = Instant::now();
-    let mut text = Vec::new();
-    if opts.print {
-        text.reserve(printer::size_hint(&f));
-        printer::print_function(&f, &mut text);
-    }
+    let printed = match opts.print {
+        true => printer::print_for_module(&f, None),
+        false => Printed::default(),
+    };
     let print = t.elapsed();
     Ok(Done {
         facts,
-        text,
+        printed,
         new_md: std::mem::take(&mut f.new_md),
         needs_decls: std::mem::take(&mut f.needs_decls),
         report,
@@ -276,7 +279,7 @@ fn stream(
     ctx: &Arc<ModuleCtx>,
     items: &[ItemSpan],
     opts: &JobOptions,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     mut report: JobReport,
 ) -> Result<JobReport, JobError> {
     let n = ctx.functions.len();
@@ -349,16 +352,45 @@ fn write_items(
     ctx: &ModuleCtx,
     items: &[ItemSpan],
     opts: &JobOptions,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     run: &mut RunReport,
     times: &mut [Duration; 3],
 ) -> Result<(), Step> {
     let io = |e: std::io::Error| Step::Io(JobError::Io(e.to_string()));
-    let mut tail = ModuleTail::with_context(Some(ctx));
     let mut end = reader::module_end::ModuleEnd::new(ctx);
     let parse_fail = |e| Step::Failed(Fail::Parse(e, Default::default()));
-    let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
-    for item in items {
+    let nodes = CtxNodes { source, ctx };
+    fn entry<'s>(source: &'s [u8], it: &'s ItemSpan) -> Entry<'s> {
+        match it {
+            ItemSpan::Text(s, e) => Entry::Text(&source[*s..*e]),
+            ItemSpan::Owned(bytes) => Entry::Text(bytes),
+            ItemSpan::Blank => Entry::Blank,
+            ItemSpan::Metadata(..) => Entry::Metadata,
+            ItemSpan::Function(i) => Entry::Function(*i),
+        }
+    }
+    let writer = opts.print.then(|| {
+        let info = ModuleInfo {
+            id: opts.module_id.as_deref(),
+            declared: Some(&ctx.declared),
+            typed: !ctx.types.opaque_mode,
+            types: Some((&*ctx.types, &ctx.type_roots)),
+        };
+        let def_attr = |i: usize| ctx.functions[i].attrs;
+        ModuleWriter::new(
+            items.iter().map(|it| entry(source, it)),
+            &nodes,
+            &def_attr,
+            info,
+            &mut *out,
+        )
+    });
+    let mut writer = match writer {
+        Some(Ok(w)) => Some(w),
+        Some(Err(e)) => return Err(io(e)),
+        None => None,
+    };
+    for (k, item) in items.iter().enumerate() {
         match item {
             ItemSpan::Function(i) => {
                 let done = take_done(shared, *i);
@@ -372,41 +404,23 @@ fn write_items(
                 times[0] += d.read;
                 times[1] += d.verify;
                 times[2] += d.print;
-                if opts.print {
-                    tail.fix_parts(&d.new_md, &d.needs_decls, &mut d.text);
-                    if d.text.len() >= 1 << 16 {
-                        // A large body goes out as it is: copying it would cost as much
-                        // again in memory traffic and fresh pages.
-                        out.write_all(&buf).map_err(io)?;
-                        buf.clear();
-                        out.write_all(&d.text).map_err(io)?;
-                    } else {
-                        buf.extend_from_slice(&d.text);
-                    }
-                } else {
-                    tail.fix_parts(&d.new_md, &d.needs_decls, &mut Vec::new());
+                if let Some(w) = writer.as_mut() {
+                    w.function(k, *i, &d.printed, &d.new_md, &d.needs_decls)
+                        .map_err(io)?;
                 }
                 run.absorb(d.report);
             }
-            _ if !opts.print => {}
-            ItemSpan::Text(s, e) => printer::write_verbatim(&source[*s..*e], &mut buf),
-            ItemSpan::Owned(bytes) => printer::write_verbatim(bytes, &mut buf),
-            ItemSpan::Blank => buf.push(b'\n'),
-            ItemSpan::Metadata(s, e, id) => {
-                printer::write_verbatim(&source[*s..*e], &mut buf);
-                tail.write_anchored(*id, &mut buf);
+            it => {
+                if let Some(w) = writer.as_mut() {
+                    w.item(k, entry(source, it)).map_err(io)?;
+                }
             }
-        }
-        if buf.len() >= 1 << 16 {
-            out.write_all(&buf).map_err(io)?;
-            buf.clear();
         }
     }
     end.finish().map_err(parse_fail)?;
-    if opts.print {
-        tail.finish(&mut buf);
+    if let Some(w) = writer {
+        w.finish().map_err(io)?;
     }
-    out.write_all(&buf).map_err(io)?;
     Ok(())
 }
 
@@ -458,7 +472,7 @@ fn whole_module(
     ctx: Arc<ModuleCtx>,
     items: Vec<ItemSpan>,
     opts: &JobOptions,
-    out: &mut (dyn Write + Send),
+    out: &mut dyn Output,
     mut report: JobReport,
 ) -> Result<JobReport, JobError> {
     let mut m = reader::assemble(source.clone(), ctx.clone(), items, opts.run.threads)
@@ -474,7 +488,8 @@ fn whole_module(
     report.run =
         pipeline::run(&mut m, &opts.passes, &opts.run).map_err(|e| JobError::Pass(e.messages))?;
     if opts.print {
-        let text = printer::print_module(&m, opts.run.threads);
+        m.id = opts.module_id.clone();
+        let text = module_writer::write_module(&m, opts.run.threads);
         out.write_all(&text)
             .map_err(|e| JobError::Io(e.to_string()))?;
     }

@@ -89,7 +89,9 @@ fn reread(m: &mut Module, threads: usize) -> Result<(), PipelineError> {
                 "internal error: the module between passes does not read back: {e}"
             )],
         })?;
+    let id = m.id.take();
     *m = fresh;
+    m.id = id;
     Ok(())
 }
 

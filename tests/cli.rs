@@ -40,6 +40,10 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// What opt-19 writes before the first function of a module read from stdin that has no
+/// `source_filename` (checked against opt in `output_starts_like_opts`).
+const STDIN_HEADER: &str = "; ModuleID = '<stdin>'\nsource_filename = \"<stdin>\"\n\n";
+
 #[test]
 fn help_and_version_succeed() {
     let o = run(&["--help"], b"");
@@ -164,7 +168,7 @@ fn output_that_is_not_a_regular_file_is_written_in_place_only_on_success() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         String::from_utf8_lossy(&got),
-        "define i32 @f(i32 %a) {\n  ret i32 %a\n}\n"
+        format!("{STDIN_HEADER}define i32 @f(i32 %a) {{\n  ret i32 %a\n}}\n")
     );
     let (o, got) = run_into_fifo(
         &fifo,
@@ -197,7 +201,7 @@ fn output_behind_a_symlink_replaces_the_target_and_keeps_link_and_permissions() 
         .is_symlink());
     assert_eq!(
         std::fs::read_to_string(&real).unwrap(),
-        "define void @g() {\n  ret void\n}\n"
+        format!("{STDIN_HEADER}define void @g() {{\n  ret void\n}}\n")
     );
     let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
@@ -211,7 +215,7 @@ fn stdin_to_stdout_and_disable_output() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
-        "define void @g() {\n  ret void\n}\n"
+        format!("{STDIN_HEADER}define void @g() {{\n  ret void\n}}\n")
     );
     let o = run(&["-p", "", "-disable-output"], src);
     assert!(o.status.success() && o.stdout.is_empty());
@@ -233,14 +237,19 @@ fn stdin_redirected_from_a_file_reads_from_its_position_to_its_end() {
     let o = run_with_stdin(&[], std::fs::File::open(&path).unwrap());
     assert!(o.status.success(), "{}", stderr(&o));
     let by_path = bin().arg(&path).output().unwrap();
-    assert_eq!(o.stdout, by_path.stdout);
+    // The same module but for its name: `<stdin>`, or the path as given.
+    let named = String::from_utf8_lossy(&by_path.stdout).replace(path.to_str().unwrap(), "<stdin>");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), named);
     assert!(String::from_utf8_lossy(&o.stdout).contains("ret i32 7"));
     // A shell's `{ read line; mem2reg; } < in.ll`: only what is left is read.
     let mut f = std::fs::File::open(&path).unwrap();
     f.seek(SeekFrom::Start(first.len() as u64)).unwrap();
     let o = run_with_stdin(&["-passes="], f);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), second);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("{STDIN_HEADER}{second}")
+    );
     // As opt-19 says it.
     let o = run_with_stdin(&[], std::fs::File::open(&d).unwrap());
     assert_eq!(o.status.code(), Some(1));
@@ -377,4 +386,53 @@ fn promote_byval_is_off_by_default() {
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(out.contains("%p.val = load i32, ptr %p, align 4\n  ret i32 %p.val"), "{out}");
     }
+}
+
+/// Runs `opt-19` (when installed) with `args` on `stdin`; its stdout.
+fn opt19(args: &[&str], stdin: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Write;
+    let mut child = Command::new("opt-19")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "opt-19 {args:?} fails");
+    Some(o.stdout)
+}
+
+#[test]
+fn output_starts_like_opts() {
+    // The empty module, from stdin and by path; a module whose source_filename is given.
+    let empty = run(&["-passes=mem2reg"], b"");
+    assert!(empty.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&empty.stdout),
+        STDIN_HEADER.trim_end_matches('\n').to_string() + "\n"
+    );
+    let d = scratch("header");
+    let f = d.join("we\"ird\\x.ll");
+    std::fs::write(&f, "").unwrap();
+    let o = bin().arg(&f).output().unwrap();
+    let shown = f.to_str().unwrap();
+    let escaped = shown.replace('\\', "\\\\").replace('"', "\\22");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("; ModuleID = '{shown}'\nsource_filename = \"{escaped}\"\n")
+    );
+    let named = b"source_filename = \"x.c\"\ndefine void @g() {\n  ret void\n}\n";
+    let o = run(&["-passes="], named);
+    let want =
+        "; ModuleID = '<stdin>'\nsource_filename = \"x.c\"\n\ndefine void @g() {\n  ret void\n}\n";
+    assert_eq!(String::from_utf8_lossy(&o.stdout), want);
+    if let Some(opt) = opt19(&["-S"], named) {
+        assert_eq!(String::from_utf8_lossy(&opt), want);
+        assert_eq!(
+            opt19(&["-passes=mem2reg", "-S"], b"").unwrap(),
+            empty.stdout
+        );
+    }
+    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -277,6 +277,7 @@ fn run(args: &Args) -> Result<(), String> {
         },
         verify_input: !args.disable_verify,
         print,
+        module_id: Some(name.clone()),
     };
     let fail = |e: JobError| -> String {
         match e {
@@ -307,7 +308,10 @@ fn run(args: &Args) -> Result<(), String> {
     let report = if let Some((shown, Target::Replace { path, tmp, perms })) = target {
         let file = create_temp(&tmp, perms)
             .map_err(|e| format!("mem2reg: {}: error: {}\n", shown.display(), io_reason(&e)))?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+        let mut w = FileOut {
+            w: std::io::BufWriter::with_capacity(1 << 20, file),
+            path: tmp.clone(),
+        };
         let r = run_job(source, &opts, &mut w).and_then(|r| {
             w.flush().map_err(|e| JobError::Io(io_reason(&e)))?;
             Ok(r)
@@ -538,6 +542,50 @@ fn write_output(output: Option<&str>, bytes: &[u8]) -> Result<(), String> {
                 format!("mem2reg: {}: error: {}\n", path.display(), io_reason(&e))
             })
         }
+    }
+}
+
+/// The temporary output file: written through a buffer; a range of it is replaced by
+/// writing a second file beside it (the untouched parts copied within the kernel) and
+/// renaming that over it.
+struct FileOut {
+    w: std::io::BufWriter<std::fs::File>,
+    path: PathBuf,
+}
+
+impl Write for FileOut {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.w.write(b)
+    }
+    fn write_all(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.w.write_all(b)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
+}
+
+impl llvm_ir::print::module_writer::Output for FileOut {
+    fn replace(&mut self, start: u64, end: u64, with: &[u8]) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        self.w.flush()?;
+        let second = self.path.with_extension("tmp2");
+        let mut src = std::fs::File::open(&self.path)?;
+        let mut dst = std::fs::File::create(&second)?;
+        dst.set_permissions(src.metadata()?.permissions())?;
+        let copied = (|| {
+            std::io::copy(&mut (&mut src).take(start), &mut dst)?;
+            dst.write_all(with)?;
+            src.seek(SeekFrom::Start(end))?;
+            std::io::copy(&mut src, &mut dst)?;
+            std::fs::rename(&second, &self.path)
+        })();
+        if copied.is_err() {
+            let _ = std::fs::remove_file(&second);
+        }
+        copied?;
+        self.w = std::io::BufWriter::with_capacity(1 << 20, dst);
+        Ok(())
     }
 }
 

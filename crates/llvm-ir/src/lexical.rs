@@ -108,17 +108,45 @@ pub fn keyword_type(word: &[u8]) -> Option<TypeData> {
     })
 }
 
-/// Appends the decimal digits of `n`.
+/// Appends the decimal digits of `n` (two at a time: value and metadata numbers are written
+/// for nearly every line).
 #[inline]
-pub fn write_u32(out: &mut Vec<u8>, n: u32) {
-    write_u64(out, u64::from(n));
+pub fn write_u32(out: &mut Vec<u8>, mut n: u32) {
+    const PAIRS: &[u8; 200] = b"\
+        0001020304050607080910111213141516171819202122232425262728293031\
+        3233343536373839404142434445464748495051525354555657585960616263\
+        6465666768697071727374757677787980818283848586878889909192939495\
+        96979899";
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    while n >= 100 {
+        let r = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        buf[i] = PAIRS[r];
+        buf[i + 1] = PAIRS[r + 1];
+    }
+    if n >= 10 {
+        let r = n as usize * 2;
+        i -= 2;
+        buf[i] = PAIRS[r];
+        buf[i + 1] = PAIRS[r + 1];
+    } else {
+        i -= 1;
+        buf[i] = b'0' + n as u8;
+    }
+    out.extend_from_slice(&buf[i..]);
 }
 
 /// Appends the decimal digits of `n`.
 #[inline]
-pub fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+pub fn write_u64(out: &mut Vec<u8>, n: u64) {
+    if let Ok(small) = u32::try_from(n) {
+        return write_u32(out, small);
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
+    let mut n = n;
     loop {
         i -= 1;
         buf[i] = b'0' + (n % 10) as u8;

@@ -296,6 +296,7 @@ fn one_pass(
             let o = phi_elim::Options {
                 lowering: phi_elim::Lowering::StackSlots,
                 list: opts.print_copies,
+                layout: ctx.map(|c| &c.dl),
             };
             match phi_elim::eliminate_phis(f, &o) {
                 Ok(out) => {
@@ -314,7 +315,7 @@ fn one_pass(
                 Err(e) => r.errors.push(e.0),
             }
         }
-        Pass::Reg2Mem => match reg2mem::reg2mem(f) {
+        Pass::Reg2Mem => match reg2mem::reg2mem_with(f, ctx.map(|c| &c.dl)) {
             Ok(s) => {
                 for (k, v) in [
                     ("edges-split", s.edges_split),

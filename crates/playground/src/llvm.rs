@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use llvm_ir::ir::{Block, Function, Module, Opcode, Value};
-use llvm_ir::print::{print_function, ModuleTail, Numbering};
+use llvm_ir::print::{print_function, Numbering};
 use passes::transform::edges::is_splittable;
 use passes::transform::mem2reg::promotable::{is_debug, is_lifetime_marker};
 use passes::transform::mem2reg::{promote_function, Flavour as MFlavour, Options as MOptions};
@@ -50,7 +50,7 @@ pub fn front(src: &str, function: Option<&str>, o: &Options) -> Result<Front, Us
     let mut notes: Vec<String> = (report.remarks.iter())
         .map(|r| format!("{} stays in memory: {}{}", r.slot, r.reason, r.blocking.as_ref().map_or(String::new(), |b| format!(" (`{b}`)"))))
         .collect();
-    if let Err(e) = eliminate_phis(&mut out_f, &POptions { lowering, list: false }) {
+    if let Err(e) = eliminate_phis(&mut out_f, &POptions { lowering, list: false, layout: ctx.map(|c| &c.dl) }) {
         notes.push(format!("phi-elim refused the function: {e}"));
         out_f = ssa_f.clone();
     }
@@ -115,7 +115,7 @@ fn m2r(o: &Options, fl: Flavour, remarks: bool) -> MOptions {
 fn count(f: &Function, ctx: Option<&llvm_ir::ir::ModuleInfo>, o: &Options, fl: Flavour) -> FlavourCount {
     let mut g = f.clone();
     let r = promote_function(&mut g, ctx, &m2r(o, fl, false));
-    let pe = eliminate_phis(&mut g, &POptions { lowering: Lowering::Copies, list: false }).unwrap_or_default();
+    let pe = eliminate_phis(&mut g, &POptions { lowering: Lowering::Copies, list: false, layout: None }).unwrap_or_default();
     FlavourCount {
         flavour: fl.name(),
         phis: r.stats.phis_inserted as usize,
@@ -174,10 +174,9 @@ fn lesson(f: &Function, promoted: &Function) -> Lesson {
 
 /// The function at one stage: its text, and per block its lines (kinds from `l`'s accesses
 /// when `l` is the function's lesson), key (from `keys`, by block id) and edges.
-fn stage(id: &'static str, title: &str, m: &Module, f: &Function, l: &Lesson, keys: &HashMap<Block, String>) -> Stage {
+fn stage(id: &'static str, title: &str, _m: &Module, f: &Function, l: &Lesson, keys: &HashMap<Block, String>) -> Stage {
     let mut buf = Vec::new();
     print_function(f, &mut buf);
-    ModuleTail::new(m).fix_function(f, &mut buf);
     let num = Numbering::compute(f);
     let pos = positions(f);
     let mut s = Stage { id, title: title.into(), text: String::from_utf8_lossy(&buf).into_owned(), ..Stage::default() };

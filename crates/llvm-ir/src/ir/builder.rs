@@ -200,20 +200,21 @@ impl<'a> FuncBuilder<'a> {
         self.pieces.push(Piece::Incoming);
     }
 
-    /// `load T, ptr %p` (unplaced).
-    pub fn make_load(&mut self, ty: Type, ptr: Value, name: Text) -> Inst {
+    /// `load T, ptr %p[, align A]` (unplaced).
+    pub fn make_load(&mut self, ty: Type, ptr: Value, name: Text, align: Option<u64>) -> Inst {
         let pty = self.func.dfg.value_type(ptr);
         self.text("load ")
             .ty(ty)
             .text(", ")
             .ty(pty)
             .text(" ")
-            .value(ptr);
+            .value(ptr)
+            .align(align);
         self.finish(Opcode::Load, 0, Type::NONE, Some((ty, name)))
     }
 
-    /// `store T %v, ptr %p` (unplaced).
-    pub fn make_store(&mut self, v: Value, ptr: Value) -> Inst {
+    /// `store T %v, ptr %p[, align A]` (unplaced).
+    pub fn make_store(&mut self, v: Value, ptr: Value, align: Option<u64>) -> Inst {
         let (vty, pty) = (self.func.dfg.value_type(v), self.func.dfg.value_type(ptr));
         self.text("store ")
             .ty(vty)
@@ -222,14 +223,23 @@ impl<'a> FuncBuilder<'a> {
             .text(", ")
             .ty(pty)
             .text(" ")
-            .value(ptr);
+            .value(ptr)
+            .align(align);
         self.finish(Opcode::Store, 0, Type::NONE, None)
     }
 
-    /// `alloca T` (unplaced), whose result has pointer type `ptr_ty`.
-    pub fn make_alloca(&mut self, ty: Type, ptr_ty: Type, name: Text) -> Inst {
-        self.text("alloca ").ty(ty);
+    /// `alloca T[, align A]` (unplaced), whose result has pointer type `ptr_ty`.
+    pub fn make_alloca(&mut self, ty: Type, ptr_ty: Type, name: Text, align: Option<u64>) -> Inst {
+        self.text("alloca ").ty(ty).align(align);
         self.finish(Opcode::Alloca, 0, ty, Some((ptr_ty, name)))
+    }
+
+    /// Appends `, align A` when `align` is given.
+    fn align(&mut self, align: Option<u64>) -> &mut Self {
+        if let Some(a) = align {
+            self.text(", align ").text(&a.to_string());
+        }
+        self
     }
 
     /// `br label %dest` (unplaced).

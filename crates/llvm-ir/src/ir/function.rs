@@ -43,6 +43,13 @@ pub struct Function {
     /// Blocks the input numbered (`5:`, or unnamed), by that number: `blockaddress(@f, %5)`
     /// elsewhere in the module names them so, and is rewritten when numbers change.
     pub input_block_numbers: Vec<(u32, Block)>,
+    /// For a compound constant operand (`getelementptr (...)`, `{ ... }`, a cast), the types
+    /// LLVM's `TypeFinder` meets in it, in its order (the constant's own type first; globals
+    /// inside left out): see [`crate::print::type_order`]. Other constants meet only their type.
+    pub const_roots: crate::util::fxhash::FxHashMap<Value, Box<[Type]>>,
+    /// Whether the body or header names a type attribute (`byval(T)`, `sret(T)`, ...), whose
+    /// types `TypeFinder` meets at the call (so calls need a look for them).
+    pub type_attrs: bool,
     /// Declarations the module must contain for this function's calls to new intrinsics
     /// (`declare void @llvm.dbg.value(metadata, metadata, metadata)`), added when missing.
     pub needs_decls: Vec<&'static str>,
@@ -70,6 +77,8 @@ impl Function {
             new_md: Vec::new(),
             new_md_index: Default::default(),
             input_block_numbers: Vec::new(),
+            const_roots: Default::default(),
+            type_attrs: false,
             needs_decls: Vec::new(),
             types: TypeTable::child(module_types),
             dfg: DataFlowGraph::new(),

@@ -12,15 +12,43 @@
 
 use crate::util::fxhash::FxHashMap;
 
-/// A metadata node definition `!N = [distinct] ...`.
+/// A metadata node definition `!N = [distinct] ...`: twelve bytes (a `-g` module has
+/// hundreds of thousands).
 #[derive(Clone, Copy, Debug)]
 pub struct MdNode {
     /// Span of the node itself (`!{...}` or `!DIxxx(...)`), after `distinct`.
     pub start: u32,
-    /// End of that span.
-    pub end: u32,
+    /// End of that span, with [`MdNode::DISTINCT`] set when it was declared `distinct`.
+    end_distinct: u32,
+    /// For a `!DILocation` whose only reference is its scope (most nodes of a `-g` module):
+    /// that scope's number, so the writer's numbering need not read the text again;
+    /// `u32::MAX` otherwise.
+    pub location_scope: u32,
+}
+
+impl MdNode {
+    const DISTINCT: u32 = 1 << 31;
+
+    /// A node spanning `start..end` (below 2 GiB), `distinct` or not, with no
+    /// [`MdNode::location_scope`].
+    pub fn new(start: u32, end: u32, distinct: bool) -> Self {
+        let flag = if distinct { Self::DISTINCT } else { 0 };
+        MdNode {
+            start,
+            end_distinct: end | flag,
+            location_scope: u32::MAX,
+        }
+    }
+
+    /// End of the node's span.
+    pub fn end(&self) -> u32 {
+        self.end_distinct & !Self::DISTINCT
+    }
+
     /// Whether it was declared `distinct`.
-    pub distinct: bool,
+    pub fn distinct(&self) -> bool {
+        self.end_distinct & Self::DISTINCT != 0
+    }
 }
 
 /// Node definitions by number (see the module documentation), with their count and the
@@ -42,8 +70,8 @@ enum Nodes {
 
 const NONE: MdNode = MdNode {
     start: u32::MAX,
-    end: 0,
-    distinct: false,
+    end_distinct: 0,
+    location_scope: u32::MAX,
 };
 
 /// Whether numbers up to `max` are dense enough for a vector, with `defined` of them defined.

@@ -276,7 +276,7 @@ impl FieldCursor<'_> {
 }
 
 /// A `!DILocation`'s fields.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Location {
     /// `line:`
     pub line: u64,

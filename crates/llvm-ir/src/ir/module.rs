@@ -51,6 +51,9 @@ pub struct Module {
     /// What the reader learned about the module (symbols, metadata index); `None` for modules
     /// built in Rust.
     pub info: Option<Arc<super::ModuleInfo>>,
+    /// LLVM's module identifier (the input file as named, or `<stdin>`): printed as the
+    /// `; ModuleID` line, and as `source_filename` when the module has none. `None`: neither.
+    pub id: Option<String>,
 }
 
 impl Module {
@@ -64,6 +67,7 @@ impl Module {
             functions: PrimaryMap::new(),
             ptr_bits: 64,
             info: None,
+            id: None,
         }
     }
 

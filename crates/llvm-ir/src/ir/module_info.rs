@@ -33,6 +33,22 @@ pub enum GlobalKind {
     IFunc,
 }
 
+/// The types LLVM's `TypeFinder` starts from at module level, in the order it meets them (see
+/// [`crate::print::type_order`]): what decides, with the function bodies, the order opt prints
+/// named types in.
+#[derive(Clone, Debug, Default)]
+pub struct TypeRoots {
+    /// Global variables' value types and their initializers' constants, in order.
+    pub globals: Vec<Type>,
+    /// Aliases' value types and aliasees.
+    pub aliases: Vec<Type>,
+    /// IFuncs' value types.
+    pub ifuncs: Vec<Type>,
+    /// Per function, declarations and definitions in module order: its function type, then
+    /// its type attributes' types and constants; `Some(n)` marks definition number `n`.
+    pub functions: Vec<(Option<usize>, Vec<Type>)>,
+}
+
 /// A global symbol of the module.
 #[derive(Clone, Copy, Debug)]
 pub struct GlobalSym {
@@ -99,6 +115,11 @@ pub struct ModuleInfo {
     /// written for LLVM 22 or later (LLVM 19 rejects that signature), whose conventions the
     /// passes then follow where the two differ.
     pub newer_llvm: bool,
+    /// Uniqued `!DILocation`s written without a column (`!DILocation(line: 0, scope: !5)`):
+    /// a node a pass makes with the same text is that node (see [`crate::print::md_slots`]).
+    pub columnless_locations: Vec<u32>,
+    /// Where LLVM's `TypeFinder` starts at module level.
+    pub type_roots: TypeRoots,
 }
 
 impl ModuleInfo {
@@ -111,7 +132,7 @@ impl ModuleInfo {
     pub fn metadata_text<'s>(&self, source: &'s [u8], id: u32) -> Option<&'s [u8]> {
         self.metadata
             .get(id)
-            .map(|n| &source[n.start as usize..n.end as usize])
+            .map(|n| &source[n.start as usize..n.end() as usize])
     }
 }
 

@@ -1,40 +1,30 @@
-//! Writing a module back as LLVM IR text.
+//! Writing functions as LLVM IR text.
 //!
-//! The printer only reads the IR. Verbatim module items are written as read; each function is
-//! written as its header template, `{`, its blocks and instructions, `}`. Unnamed values and
-//! blocks are numbered afresh in LLVM's slot order ([`Numbering`]): unnamed parameters first,
-//! then, block by block in layout order, the block itself (if unnamed) and each unnamed
-//! instruction with a result. So a module whose instructions were added or removed still prints
-//! `%0, %1, ...` in order, which is what LLVM's reader requires.
+//! The printer only reads the IR. Each function is written as its header template, `{`, its
+//! blocks and instructions, `}`. Unnamed values and blocks are numbered afresh in LLVM's slot
+//! order ([`Numbering`]): unnamed parameters first, then, block by block in layout order, the
+//! block itself (if unnamed) and each unnamed instruction with a result. So a module whose
+//! instructions were added or removed still prints `%0, %1, ...` in order, which is what
+//! LLVM's reader requires.
 //!
-//! Functions are printed into separate buffers, in parallel when asked, and joined in module
-//! order: the output is the same whatever the thread count.
+//! Metadata nodes and attribute groups are numbered for the whole module, in the order LLVM
+//! meets them, so a function printed for a module ([`print_for_module`]) keeps the input's
+//! `!N` / `#N` and lists where they are ([`Printed::sites`]); the module writer
+//! ([`crate::print::module_writer`]) puts the final numbers in when it joins the functions in
+//! module order. Functions are printed into separate buffers, in parallel when asked: the
+//! output is the same whatever the thread count.
 
 use crate::entity::SecondaryMap;
-use crate::ir::{Block, Function, Inst, Item, MdRef, Module, Piece, Text, Value, ValueDef};
+use crate::ir::{Block, Function, Inst, MdRef, Module, Opcode, Piece, Text, Value, ValueDef};
 use crate::util::fxhash::FxHashMap;
 pub use crate::lexical::{write_u32, write_u64};
 
+pub mod attr_slots;
+pub mod md_slots;
+pub mod module_writer;
 pub mod names;
-
-/// Marks a reference to a function's new metadata node `k` in printed function text until
-/// the module numbers it: `MD_MARK`, `k` as 4 little-endian bytes, `MD_MARK_END`. The
-/// printer never emits NUL otherwise (names and strings are escaped), so this is unambiguous.
-const MD_MARK: &[u8] = b"\x00\x01MD";
-const MD_MARK_END: &[u8] = b"\x01\x00";
-
-fn write_new_md(out: &mut Vec<u8>, k: u32) {
-    out.extend_from_slice(MD_MARK);
-    out.extend_from_slice(&k.to_le_bytes());
-    out.extend_from_slice(MD_MARK_END);
-}
-
-fn write_md_ref(func: &Function, r: MdRef, out: &mut Vec<u8>) {
-    match r {
-        MdRef::Text(t) => out.extend_from_slice(func.text(t)),
-        MdRef::New(k) => write_new_md(out, k),
-    }
-}
+pub mod refs;
+pub mod type_order;
 
 /// The `%N` numbers of a function's unnamed values and blocks.
 #[derive(Clone, Debug)]
@@ -143,25 +133,186 @@ impl Numbering {
     }
 }
 
-/// Appends a template, filling holes from `values` / `blocks`.
-fn write_pieces(
-    func: &Function,
-    num: &Numbering,
-    pieces: &[Piece],
-    values: &[Value],
-    blocks: &[Block],
-    out: &mut Vec<u8>,
-    ba: Option<&BlockAddresses>,
-) {
-    for p in pieces {
-        match *p {
-            Piece::Text(t) => out.extend_from_slice(func.text(t)),
-            Piece::Value(i) => {
-                num.write_value_in(func, func.dfg.resolve(values[i as usize]), out, ba)
+/// What a numbered reference at a site of a printed function's text names (see
+/// [`Printed::sites`]): read back from the text there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteRef {
+    /// Input metadata node `!N`.
+    Md(u32),
+    /// The function's new node `k` ([`Function::new_md`]), written `!^k` until numbered.
+    NewMd(u32),
+    /// Input attribute group `#N`.
+    Attr(u32),
+}
+
+impl SiteRef {
+    /// The reference written at the start of `text`, and its length in bytes.
+    pub fn read(text: &[u8]) -> Option<(SiteRef, usize)> {
+        let (make, skip): (fn(u32) -> SiteRef, usize) = match text {
+            [b'!', b'^', ..] => (SiteRef::NewMd, 2),
+            [b'!', ..] => (SiteRef::Md, 1),
+            [b'#', ..] => (SiteRef::Attr, 1),
+            _ => return None,
+        };
+        let digits = text[skip..]
+            .iter()
+            .take(10)
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let n = crate::lexical::parse_u32(&text[skip..skip + digits])?;
+        Some((make(n), skip + digits))
+    }
+}
+
+/// A function printed for the module writer: its text, where the numbered references in it
+/// are, and the attribute group of its header (for the `; Function Attrs:` comment).
+#[derive(Clone, Debug, Default)]
+pub struct Printed {
+    /// The text, `define ...` to `}` and a newline.
+    pub text: Vec<u8>,
+    /// The offsets in `text` of its numbered references, in order: the input's `!N` and `#N`,
+    /// and `!^k` for new node `k` ([`SiteRef::read`] reads them back). Four bytes a site: a
+    /// `-g` body has one or two a line.
+    pub sites: Vec<u32>,
+    /// The group `#N` of the header's function attributes.
+    pub header_attr: Option<u32>,
+    /// The named types the body meets first, in LLVM's `TypeFinder` order
+    /// ([`crate::print::type_order::body_events`]).
+    pub type_names: Vec<Box<[u8]>>,
+}
+
+/// Writes one function's text, noting references when `sites` is given. Without it, a node a
+/// pass made is written inline (`!DILocation(...)`), which is valid where LLVM prints a number.
+struct FnWriter<'f, 'o> {
+    func: &'f Function,
+    num: &'f Numbering,
+    ba: Option<&'f BlockAddresses>,
+    out: &'o mut Vec<u8>,
+    sites: Option<&'o mut Vec<u32>>,
+    /// The named types the body meets, gathered as instructions are printed.
+    types: Option<crate::print::type_order::BodyTypes>,
+}
+
+impl FnWriter<'_, '_> {
+    /// Appends `t`; with `scan`, notes the references in it.
+    #[inline]
+    fn text(&mut self, t: &[u8], scan: bool) {
+        let base = self.out.len();
+        self.out.extend_from_slice(t);
+        if let (true, Some(sites)) = (scan, self.sites.as_deref_mut()) {
+            crate::print::refs::for_each_ref(t, |r| sites.push((base + r.start) as u32));
+        }
+    }
+
+    /// A node a pass made: a site, or the node inline.
+    fn new_md(&mut self, k: u32) {
+        match self.sites.as_deref_mut() {
+            Some(sites) => {
+                sites.push(self.out.len() as u32);
+                self.out.extend_from_slice(b"!^");
+                write_u32(self.out, k);
             }
-            Piece::Block(i) => num.write_block(func, blocks[i as usize], out),
-            Piece::NewMd(k) => write_new_md(out, k),
-            Piece::Incoming => write_incoming(func, num, values, blocks, out, ba),
+            None => self.out.extend_from_slice(&self.func.new_md[k as usize]),
+        }
+    }
+
+    fn md_ref(&mut self, r: MdRef) {
+        match r {
+            // Nearly always `!N`: one site at its start, no scan.
+            MdRef::Text(t) => match self.func.text(t) {
+                t @ [b'!', b'0'..=b'9', rest @ ..] if rest.iter().all(u8::is_ascii_digit) => {
+                    if let Some(sites) = self.sites.as_deref_mut() {
+                        sites.push(self.out.len() as u32);
+                    }
+                    self.out.extend_from_slice(t);
+                }
+                t => self.text(t, true),
+            },
+            MdRef::New(k) => self.new_md(k),
+        }
+    }
+
+    fn value(&mut self, v: Value) {
+        let func = self.func;
+        let v = func.dfg.resolve(v);
+        match func.dfg.values[v].def {
+            // A metadata argument (`metadata !12`) holds references.
+            ValueDef::Const(t) if func.text(t).first() == Some(&b'!') => {
+                self.text(func.text(t), true)
+            }
+            _ => self.num.write_value_in(func, v, self.out, self.ba),
+        }
+    }
+
+    /// A template, filling holes from `values` / `blocks`; `scan`: its texts may hold
+    /// references (call sites, debug records, the header).
+    fn pieces(&mut self, pieces: &[Piece], values: &[Value], blocks: &[Block], scan: bool) {
+        let func = self.func;
+        for p in pieces {
+            match *p {
+                Piece::Text(t) => self.text(func.text(t), scan),
+                Piece::Value(i) => self.value(values[i as usize]),
+                Piece::Block(i) => self.num.write_block(func, blocks[i as usize], self.out),
+                Piece::NewMd(k) => self.new_md(k),
+                Piece::Incoming => {
+                    write_incoming(func, self.num, values, blocks, self.out, self.ba)
+                }
+            }
+        }
+    }
+
+    /// `switch T %c, label %d [` and one case a line, as LLVM prints it whatever the input's
+    /// spacing.
+    fn switch(&mut self, inst: Inst) {
+        let func = self.func;
+        let (values, blocks) = (func.dfg.inst_values(inst), func.dfg.inst_blocks(inst));
+        let ty = func.dfg.value_type(values[0]);
+        let typed = |w: &mut Self, v: Value| {
+            func.types.write(w.out, ty);
+            w.out.push(b' ');
+            w.value(v);
+        };
+        self.out.extend_from_slice(b"switch ");
+        typed(self, values[0]);
+        self.out.extend_from_slice(b", label ");
+        self.num.write_block(func, blocks[0], self.out);
+        self.out.extend_from_slice(b" [");
+        for (&v, &b) in values[1..].iter().zip(&blocks[1..]) {
+            self.out.extend_from_slice(b"\n    ");
+            typed(self, v);
+            self.out.extend_from_slice(b", label ");
+            self.num.write_block(func, b, self.out);
+        }
+        self.out.extend_from_slice(b"\n  ]");
+    }
+
+    /// One instruction: `%r = ` (if it has a result), its template, its attachments.
+    fn inst(&mut self, inst: Inst) {
+        let dfg = &self.func.dfg;
+        if let Some(r) = dfg.insts[inst].result.expand() {
+            self.num.write_value(self.func, r, self.out);
+            self.out.extend_from_slice(b" = ");
+        }
+        let opcode = dfg.insts[inst].opcode;
+        if opcode == Opcode::Switch {
+            self.switch(inst);
+        } else {
+            let scan = matches!(
+                opcode,
+                Opcode::Call | Opcode::Invoke | Opcode::CallBr | Opcode::DbgRecord
+            );
+            self.pieces(
+                dfg.inst_pieces(inst),
+                dfg.inst_values(inst),
+                dfg.inst_blocks(inst),
+                scan,
+            );
+        }
+        for &(kind, node) in dfg.inst_attachments(inst) {
+            self.out.extend_from_slice(b", !");
+            self.out.extend_from_slice(self.func.text(kind));
+            self.out.push(b' ');
+            self.md_ref(node);
         }
     }
 }
@@ -184,77 +335,102 @@ fn write_incoming(
     }
 }
 
-/// Appends one instruction: `%r = ` (if it has a result), its template, its attachments.
+/// Appends one instruction (for messages: nodes passes made are written inline).
 fn write_inst(func: &Function, num: &Numbering, inst: Inst, out: &mut Vec<u8>) {
-    write_inst_in(func, num, inst, out, None)
-}
-
-fn write_inst_in(
-    func: &Function,
-    num: &Numbering,
-    inst: Inst,
-    out: &mut Vec<u8>,
-    ba: Option<&BlockAddresses>,
-) {
-    let dfg = &func.dfg;
-    if let Some(r) = dfg.insts[inst].result.expand() {
-        num.write_value(func, r, out);
-        out.extend_from_slice(b" = ");
-    }
-    write_pieces(
+    let mut w = FnWriter {
         func,
         num,
-        dfg.inst_pieces(inst),
-        dfg.inst_values(inst),
-        dfg.inst_blocks(inst),
+        ba: None,
         out,
-        ba,
-    );
-    for &(kind, node) in dfg.inst_attachments(inst) {
-        out.extend_from_slice(b", !");
-        out.extend_from_slice(func.text(kind));
-        out.push(b' ');
-        write_md_ref(func, node, out);
-    }
+        sites: None,
+        types: None,
+    };
+    w.inst(inst);
 }
 
-/// Appends one function definition.
+/// Appends one function definition, as a module prints it but for numbered references, which
+/// keep the input's numbers (nodes passes made are written inline).
 pub fn print_function(func: &Function, out: &mut Vec<u8>) {
-    print_function_in(func, out, None)
+    let num = Numbering::compute(func);
+    let mut w = FnWriter {
+        func,
+        num: &num,
+        ba: None,
+        out,
+        sites: None,
+        types: None,
+    };
+    write_body(&mut w);
 }
 
-/// [`print_function`] within a module whose `blockaddress` references `ba` rewrites.
-pub fn print_function_in(func: &Function, out: &mut Vec<u8>, ba: Option<&BlockAddresses>) {
+/// Prints `func` for the module writer, within a module whose `blockaddress` references `ba`
+/// rewrites.
+pub fn print_for_module(func: &Function, ba: Option<&BlockAddresses>) -> Printed {
     let num = Numbering::compute(func);
-    write_pieces(func, &num, func.header_pieces(), &func.params, &[], out, ba);
-    out.extend_from_slice(b" {\n");
+    let mut p = Printed {
+        text: Vec::with_capacity(size_hint(func)),
+        ..Printed::default()
+    };
+    let mut w = FnWriter {
+        func,
+        num: &num,
+        ba,
+        out: &mut p.text,
+        sites: Some(&mut p.sites),
+        types: Some(Default::default()),
+    };
+    let in_header = write_body(&mut w);
+    let types = w.types.take().map(|t| t.finish()).unwrap_or_default();
+    p.header_attr =
+        p.sites[..in_header]
+            .iter()
+            .find_map(|&at| match SiteRef::read(&p.text[at as usize..]) {
+                Some((SiteRef::Attr(id), _)) => Some(id),
+                _ => None,
+            });
+    p.type_names = types;
+    p
+}
+
+/// The header, `{`, the blocks with their instructions, `}`. Returns how many sites the
+/// header has.
+fn write_body(w: &mut FnWriter<'_, '_>) -> usize {
+    let func = w.func;
+    let num = w.num;
+    w.pieces(func.header_pieces(), &func.params, &[], true);
+    let in_header = w.sites.as_ref().map_or(0, |s| s.len());
+    w.out.extend_from_slice(b" {\n");
     let entry = func.layout.entry_block();
     let preds = predecessors(func);
     for b in func.layout.blocks() {
         if Some(b) != entry || !func.dfg.blocks[b].name.is_none() {
             if Some(b) != entry {
-                out.push(b'\n');
+                w.out.push(b'\n');
             }
-            let line_start = out.len();
-            num.write_block_name(func, b, out);
-            out.push(b':');
+            let line_start = w.out.len();
+            num.write_block_name(func, b, w.out);
+            w.out.push(b':');
             if Some(b) != entry {
-                write_preds(func, &num, &preds[b], out, line_start);
+                write_preds(func, num, &preds[b], w.out, line_start);
             }
-            out.push(b'\n');
+            w.out.push(b'\n');
         }
         for i in func.layout.block_insts(b) {
             // Debug records are indented further, as LLVM prints them.
-            if func.dfg.insts[i].opcode == crate::ir::Opcode::DbgRecord {
-                out.extend_from_slice(b"    ");
+            if func.dfg.insts[i].opcode == Opcode::DbgRecord {
+                w.out.extend_from_slice(b"    ");
             } else {
-                out.extend_from_slice(b"  ");
+                w.out.extend_from_slice(b"  ");
             }
-            write_inst_in(func, &num, i, out, ba);
-            out.push(b'\n');
+            w.inst(i);
+            if let Some(t) = w.types.as_mut() {
+                t.inst(func, i);
+            }
+            w.out.push(b'\n');
         }
     }
-    out.extend_from_slice(b"}\n");
+    w.out.extend_from_slice(b"}\n");
+    in_header
 }
 
 /// Each block's predecessors as LLVM lists them: one entry per terminator edge, most recent
@@ -296,237 +472,15 @@ fn write_preds(
     }
 }
 
-/// Writes `m` as LLVM IR text, printing functions on up to `threads` threads.
+/// Writes `m` as LLVM IR text in opt's layout (see [`crate::print::module_writer`]),
+/// printing functions on up to `threads` threads.
 pub fn print_module(m: &Module, threads: usize) -> Vec<u8> {
-    let funcs: Vec<&Function> = m.functions.values().collect();
-    let ba = BlockAddresses::compute(m);
-    let mut printed = print_parallel(&funcs, threads.max(1), ba.as_ref());
-    let mut tail = ModuleTail::new(m);
-    for (f, buf) in funcs.iter().zip(printed.iter_mut()) {
-        tail.fix_function(f, buf);
-    }
-    let mut out = Vec::with_capacity(m.source.len() + printed.iter().map(Vec::len).sum::<usize>());
-    for item in &m.items {
-        match *item {
-            Item::Text(t) => match &ba {
-                Some(ba) => write_verbatim(&ba.rewrite(m.text(t)), &mut out),
-                None => write_verbatim(m.text(t), &mut out),
-            },
-            Item::Metadata(t, id) => {
-                write_verbatim(m.text(t), &mut out);
-                tail.write_anchored(id, &mut out);
-            }
-            Item::Function(f) => out.extend_from_slice(&printed[f.index()]),
-        }
-    }
-    tail.finish(&mut out);
-    out
+    crate::print::module_writer::write_module(m, threads)
 }
 
-/// What passes add at module level, assembled in function order: numbers for new metadata
-/// nodes (after the module's largest, deduplicated by text) and declarations of intrinsics the
-/// module lacks. Invariant: numbering depends only on the order functions are fixed in.
-pub struct ModuleTail<'m> {
-    declared: Option<&'m crate::util::fxhash::FxHashSet<Box<[u8]>>>,
-    next_md: u32,
-    by_text: FxHashMap<Vec<u8>, u32>,
-    /// New node definitions, each with the largest existing node it refers to (it is printed
-    /// right after that node's definition, which is where LLVM's numbering would put it).
-    defs: Vec<(Option<u32>, Vec<u8>)>,
-    /// Per anchor, the indices in `defs` of the nodes not yet written there (so writing the
-    /// module's metadata costs O(items + defs), not O(items × defs)).
-    by_anchor: FxHashMap<u32, Vec<u32>>,
-    anchor_of: FxHashMap<u32, Option<u32>>,
-    decls: Vec<&'static str>,
-}
-
-impl<'m> ModuleTail<'m> {
-    /// A tail for module `m`.
-    pub fn new(m: &'m Module) -> Self {
-        let ctx = m.info.as_deref();
-        Self::with_context(ctx)
-    }
-
-    /// A tail for a module read with context `ctx` (`None`: built in Rust).
-    pub fn with_context(ctx: Option<&'m crate::ir::module_info::ModuleInfo>) -> Self {
-        Self {
-            declared: ctx.map(|c| &c.declared),
-            next_md: ctx.and_then(|c| c.max_metadata_id).map_or(0, |n| n + 1),
-            by_text: FxHashMap::default(),
-            defs: Vec::new(),
-            by_anchor: FxHashMap::default(),
-            anchor_of: FxHashMap::default(),
-            decls: Vec::new(),
-        }
-    }
-
-    /// Numbers `f`'s new metadata and rewrites the markers in its printed text `buf`.
-    pub fn fix_function(&mut self, f: &Function, buf: &mut Vec<u8>) {
-        self.fix_parts(&f.new_md, &f.needs_decls, buf)
-    }
-
-    /// [`ModuleTail::fix_function`] from a function's new metadata and needed declarations.
-    pub fn fix_parts(
-        &mut self,
-        new_md: &[Vec<u8>],
-        needs_decls: &[&'static str],
-        buf: &mut Vec<u8>,
-    ) {
-        for d in needs_decls {
-            let name = decl_name(d);
-            let have = self.declared.is_some_and(|s| s.contains(name));
-            if !have && !self.decls.contains(d) {
-                self.decls.push(d);
-            }
-        }
-        if new_md.is_empty() {
-            return;
-        }
-        let mut local: Vec<Option<u32>> = vec![None; new_md.len()];
-        let fixed = self.substitute(new_md, buf, &mut local);
-        *buf = fixed;
-    }
-
-    /// `text` with every marker replaced by its number (numbering nodes as needed).
-    fn substitute(
-        &mut self,
-        new_md: &[Vec<u8>],
-        text: &[u8],
-        local: &mut Vec<Option<u32>>,
-    ) -> Vec<u8> {
-        let mut out = Vec::with_capacity(text.len());
-        let mut i = 0;
-        while let Some(p) = find(&text[i..], MD_MARK) {
-            out.extend_from_slice(&text[i..i + p]);
-            let at = i + p + MD_MARK.len();
-            let k = u32::from_le_bytes([text[at], text[at + 1], text[at + 2], text[at + 3]]);
-            let n = self.number(new_md, k, local);
-            out.push(b'!');
-            out.extend_from_slice(n.to_string().as_bytes());
-            i = at + 4 + MD_MARK_END.len();
-        }
-        out.extend_from_slice(&text[i..]);
-        out
-    }
-
-    fn number(&mut self, new_md: &[Vec<u8>], k: u32, local: &mut Vec<Option<u32>>) -> u32 {
-        if let Some(n) = local[k as usize] {
-            return n;
-        }
-        let content = self.substitute(new_md, &new_md[k as usize], local);
-        let n = match self.by_text.get(&content) {
-            Some(&n) => n,
-            None => {
-                let n = self.next_md;
-                self.next_md += 1;
-                let anchor = self.anchor(&content);
-                self.anchor_of.insert(n, anchor);
-                let mut line = format!("!{n} = ").into_bytes();
-                line.extend_from_slice(&content);
-                line.push(b'\n');
-                if let Some(a) = anchor {
-                    let at = self.defs.len() as u32;
-                    self.by_anchor.entry(a).or_default().push(at);
-                }
-                self.defs.push((anchor, line));
-                self.by_text.insert(content, n);
-                n
-            }
-        };
-        local[k as usize] = Some(n);
-        n
-    }
-
-    /// The largest existing node `content` refers to (through new nodes too).
-    fn anchor(&self, content: &[u8]) -> Option<u32> {
-        let mut best: Option<u32> = None;
-        let mut i = 0;
-        while i < content.len() {
-            if content[i] == b'"' {
-                i += 1;
-                while i < content.len() && content[i] != b'"' {
-                    i += 1;
-                }
-            } else if content[i] == b'!' {
-                let d = content[i + 1..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_digit())
-                    .count();
-                if d > 0 {
-                    let n: u32 = std::str::from_utf8(&content[i + 1..i + 1 + d])
-                        .ok()
-                        .and_then(|s| s.parse().ok())
-                        .unwrap_or(0);
-                    let a = match self.anchor_of.get(&n) {
-                        Some(&inner) => inner,
-                        None => Some(n),
-                    };
-                    best = best.max(a);
-                }
-            }
-            i += 1;
-        }
-        best
-    }
-
-    /// Writes the new nodes anchored at existing node `id`.
-    pub fn write_anchored(&mut self, id: u32, out: &mut Vec<u8>) {
-        let Some(at) = self.by_anchor.remove(&id) else {
-            return;
-        };
-        for k in at {
-            let line = &mut self.defs[k as usize].1;
-            out.extend_from_slice(line);
-            line.clear();
-        }
-    }
-
-    /// Appends the declarations and metadata definitions.
-    pub fn finish(self, out: &mut Vec<u8>) {
-        if !self.decls.is_empty() {
-            if !out.is_empty() && !out.ends_with(b"\n\n") {
-                out.push(b'\n');
-            }
-            for d in &self.decls {
-                out.extend_from_slice(d.as_bytes());
-                out.push(b'\n');
-            }
-        }
-        let rest: Vec<&Vec<u8>> = self
-            .defs
-            .iter()
-            .map(|(_, l)| l)
-            .filter(|l| !l.is_empty())
-            .collect();
-        if !rest.is_empty() {
-            if !out.is_empty() && !out.ends_with(b"\n\n") {
-                out.push(b'\n');
-            }
-            for l in rest {
-                out.extend_from_slice(l);
-            }
-        }
-    }
-}
-
-/// The global name (without `@`) a `declare ... @name(...)` line declares.
-fn decl_name(d: &str) -> &[u8] {
-    let at = d.find('@').map_or(0, |i| i + 1);
-    let end = d[at..].find('(').map_or(d.len(), |i| at + i);
-    &d.as_bytes()[at..end]
-}
-
+/// The first index at which `n` occurs in `h`.
 fn find(h: &[u8], n: &[u8]) -> Option<usize> {
-    let first = n[0];
-    let mut i = 0;
-    while let Some(p) = h[i..].iter().position(|&c| c == first) {
-        let at = i + p;
-        if h[at..].starts_with(n) {
-            return Some(at);
-        }
-        i = at + 1;
-    }
-    None
+    crate::util::bytes::find_sub(h, n)
 }
 
 /// Where `blockaddress(@f, %N)` points after passes renumbered `f`'s blocks: for each
@@ -645,18 +599,14 @@ pub fn write_verbatim(text: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// Prints each function into its own buffer, splitting the list into `threads` contiguous
+/// Prints each function for the module writer, splitting the list into `threads` contiguous
 /// chunks of similar total size.
-fn print_parallel(
+pub(crate) fn print_parallel(
     funcs: &[&Function],
     threads: usize,
     ba: Option<&BlockAddresses>,
-) -> Vec<Vec<u8>> {
-    let one = |f: &Function| {
-        let mut v = Vec::with_capacity(size_hint(f));
-        print_function_in(f, &mut v, ba);
-        v
-    };
+) -> Vec<Printed> {
+    let one = |f: &Function| print_for_module(f, ba);
     if threads <= 1 || funcs.len() < 2 {
         return funcs.iter().map(|f| one(f)).collect();
     }

@@ -256,7 +256,8 @@ fn parse_attr_args<'a, H: Host<'a>>(h: &mut H, w: &[u8]) -> PResult<()> {
     h.c().bump();
     if is_type_attr(w) {
         if h.c().eat(Tok::LParen) {
-            parse_type(h)?;
+            let t = parse_type(h)?;
+            h.type_root(t);
             h.c().expect(Tok::RParen, "expected ')'")?;
         }
         return Ok(());

@@ -55,6 +55,9 @@ fn mismatch<'a, H: Host<'a>>(h: &mut H, at: usize, got: Type, want: Type) -> PRe
 
 fn parse_const_inner<'a, H: Host<'a>>(h: &mut H, ty: Type) -> PResult<ConstKind> {
     let at = h.c().at();
+    if !matches!(h.c().kind(), Tok::GlobalVar | Tok::GlobalId) {
+        h.type_root(ty);
+    }
     match h.c().kind() {
         Tok::Int => {
             if !h.types().is_int(ty) {

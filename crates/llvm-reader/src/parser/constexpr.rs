@@ -337,6 +337,7 @@ fn parse_gep<'a, H: Host<'a>>(h: &mut H, at: usize) -> PResult<Type> {
     }
     h.c().expect(Tok::LParen, "expected '(' in constantexpr")?;
     let src_elem = parse_type(h)?;
+    h.type_root(src_elem);
     h.c()
         .expect(Tok::Comma, "expected comma after getelementptr's type")?;
     let (base, _) = parse_typed_const(h)?;

@@ -101,6 +101,10 @@ pub(super) struct FuncReader<'a, 'm> {
     /// Named types already resolved in this body, by the token's text (`%struct.S`): only
     /// defined ones, whose use has no other effect.
     named_types: FxHashMap<&'a [u8], Type>,
+    /// The [`Host::type_root`]s of the constant operand being read.
+    roots: Vec<Type>,
+    /// Whether a constant operand is being read (else a type root is a type attribute's).
+    in_value: bool,
 }
 
 impl<'a> Host<'a> for FuncReader<'a, '_> {
@@ -176,6 +180,13 @@ impl<'a> Host<'a> for FuncReader<'a, '_> {
     }
     fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<u8> {
         Ok(self.m.attr_groups.get(&id).copied().unwrap_or(0))
+    }
+    fn type_root(&mut self, ty: Type) {
+        if self.in_value {
+            self.roots.push(ty);
+        } else {
+            self.f.type_attrs = true;
+        }
     }
     fn md_value(&mut self, ty: Type) -> PResult<()> {
         if !self.holes {
@@ -270,6 +281,8 @@ pub fn read_function(
         templates: super::templates::Templates::for_body((span.end - span.start) as usize),
         gep_consts: Vec::new(),
         named_types: FxHashMap::default(),
+        roots: Vec::new(),
+        in_value: false,
     };
     // About one instruction per 48 bytes of body text (clang's output); see `DataFlowGraph::reserve`.
     let insts = (span.end - span.start) as usize / 48 + 8;
@@ -555,7 +568,11 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                 self.local_value(tok, ty)?
             }
             _ => {
-                let k = parse_const(self, ty)?;
+                self.roots.clear();
+                self.in_value = true;
+                let k = parse_const(self, ty);
+                self.in_value = false;
+                let k = k?;
                 let end = self.c.prev_end;
                 let def = match k {
                     ConstKind::Undef => ValueDef::Undef,
@@ -563,7 +580,11 @@ impl<'a, 'm> FuncReader<'a, 'm> {
                     ConstKind::Int => ValueDef::Const(self.canonical_int(ty, at, end)),
                     _ => ValueDef::Const(Text::source(at as usize, end as usize)),
                 };
-                self.f.dfg.make_value(ty, def, Text::NONE)
+                let v = self.f.dfg.make_value(ty, def, Text::NONE);
+                if self.roots.len() > 1 {
+                    self.f.const_roots.insert(v, self.roots.as_slice().into());
+                }
+                v
             }
         };
         self.hole_value(at, v);

@@ -78,6 +78,10 @@ pub trait Host<'a> {
     /// Remembers that the defined type name `written` stands for `t` (so a later use needs
     /// neither lookups nor [`Host::named_type_use`], which has no effect for defined names).
     fn cache_type_name(&mut self, _written: &'a [u8], _t: Type) {}
+    /// A type LLVM's `TypeFinder` starts from here: a constant's type (`T c`, not a global's),
+    /// a constant `getelementptr`'s source type, a type attribute's type (`byval(T)`). In the
+    /// order LLVM meets them; see `llvm_ir::print::type_order`.
+    fn type_root(&mut self, _ty: Type) {}
 }
 
 /// Renders an internal error against the source.

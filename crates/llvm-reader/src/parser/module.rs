@@ -17,7 +17,7 @@ use super::constants::{parse_const, parse_typed_const};
 use super::cursor::{Cursor, PResult, Perr};
 use super::function::parse_header;
 pub use llvm_ir::ir::md_table::{MdNode, MdTable};
-pub use llvm_ir::ir::module_info::{global_key, next_module_id, GlobalKind, GlobalSym, ModuleInfo};
+pub use llvm_ir::ir::module_info::{global_key, TypeRoots, next_module_id, GlobalKind, GlobalSym, ModuleInfo};
 use super::metadata::{has_plain_fields, parse_md_node_ref, scan_plain_fields};
 use super::module_end::{local_key, BlockAddressUse, Late, LateKind};
 use super::scan::{self, skip_body};
@@ -37,6 +37,8 @@ pub struct FunctionSpan {
     pub start: u32,
     /// Offset just after the closing `}` (the end of input for an unterminated body).
     pub end: u32,
+    /// The attribute group `#N` of the header's function attributes, if any.
+    pub attrs: Option<u32>,
 }
 
 /// The read-only module context function bodies are read and changed against: what passes
@@ -97,8 +99,21 @@ pub(super) struct ModuleReader<'a> {
     /// Inside a header's `personality`/`prefix` constants the reader must not treat `@f` as
     /// defined yet: nothing special, kept for clarity of forward-reference handling.
     in_function_header: bool,
+    /// The first attribute group the current function header names.
+    header_attrs: Option<u32>,
     blockaddrs: Vec<BlockAddressUse>,
     blockaddress: BlockAddressScan,
+    columnless_locations: Vec<u32>,
+    /// Whether [`Host::type_root`] records into `roots` (global initializers and headers).
+    roots_on: bool,
+    roots: Vec<Type>,
+    type_roots: TypeRoots,
+    /// Types already among the roots of globals, aliases and functions: a type met again
+    /// adds nothing to the order (a large initializer would otherwise list a root per element).
+    roots_seen: [FxHashSet<Type>; 3],
+    /// The scope of the `!DILocation` [`ModuleReader::read_plain_node`] just read, when that
+    /// is its only reference ([`MdNode::location_scope`]).
+    plain_location_scope: u32,
 }
 
 /// Whether the input uses `blockaddress(` anywhere, found in one pass over the input that
@@ -188,7 +203,15 @@ impl<'a> Host<'a> for ModuleReader<'a> {
         }
         Ok(())
     }
+    fn type_root(&mut self, ty: Type) {
+        if self.roots_on {
+            self.roots.push(ty);
+        }
+    }
     fn attr_group_use(&mut self, id: u32, _off: usize) -> PResult<u8> {
+        if self.in_function_header {
+            self.header_attrs.get_or_insert(id);
+        }
         Ok(self.attr_groups.get(&id).copied().unwrap_or(0))
     }
     fn md_value(&mut self, ty: Type) -> PResult<()> {
@@ -235,8 +258,15 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         next_global_id: 0,
         dl: Default::default(),
         in_function_header: false,
+        header_attrs: None,
         blockaddrs: Vec::new(),
         blockaddress: BlockAddressScan::default(),
+        columnless_locations: Vec::new(),
+        roots_on: false,
+        roots: Vec::new(),
+        type_roots: TypeRoots::default(),
+        roots_seen: Default::default(),
+        plain_location_scope: u32::MAX,
     };
     match read_items(&mut r) {
         Ok(()) => Ok(r.finish()),
@@ -587,9 +617,17 @@ impl<'a> ModuleReader<'a> {
             },
         )?;
         let declaration = matches!(linkage, b"external" | b"extern_weak");
-        if !declaration {
-            parse_const(self, ty)?;
-        }
+        self.start_roots();
+        self.type_root(ty);
+        let r = match declaration {
+            true => Ok(()),
+            false => parse_const(self, ty).map(|_| ()),
+        };
+        let roots = self.stop_roots();
+        let new = Self::first_seen(&mut self.roots_seen[0], &roots);
+        self.type_roots.globals.extend(new);
+        self.roots = roots;
+        r?;
         self.read_global_tail()
     }
 
@@ -645,7 +683,19 @@ impl<'a> ModuleReader<'a> {
         let ty = parse_type(self)?;
         self.c
             .expect(Tok::Comma, "expected comma after alias or ifunc's type")?;
-        let (aliasee_ty, _) = parse_typed_const(self)?;
+        self.start_roots();
+        self.type_root(ty);
+        let aliasee = parse_typed_const(self);
+        let mut roots = self.stop_roots();
+        if ifunc {
+            roots.truncate(1);
+            self.type_roots.ifuncs.extend_from_slice(&roots);
+        } else {
+            let new = Self::first_seen(&mut self.roots_seen[1], &roots);
+            self.type_roots.aliases.extend(new);
+        }
+        self.roots = roots;
+        let (aliasee_ty, _) = aliasee?;
         let ptr_ty = if self.types.opaque_mode {
             aliasee_ty
         } else {
@@ -698,7 +748,11 @@ impl<'a> ModuleReader<'a> {
             self.c.bump();
             parse_md_node_ref(self)?;
         }
-        let h = parse_header(self, false)?;
+        self.start_roots();
+        let h = parse_header(self, false);
+        let roots = self.stop_roots();
+        let h = h?;
+        self.function_roots(None, h.fn_ty, roots);
         let ptr_ty = self.pointer_type(h.fn_ty, h.addrspace);
         self.define_global(
             h.name,
@@ -718,7 +772,12 @@ impl<'a> ModuleReader<'a> {
         let start = self.c.at();
         self.c.bump();
         self.in_function_header = true;
-        let h = parse_header(self, true)?;
+        self.header_attrs = None;
+        self.start_roots();
+        let h = parse_header(self, true);
+        let roots = self.stop_roots();
+        let h = h?;
+        self.function_roots(Some(self.functions.len()), h.fn_ty, roots);
         self.in_function_header = false;
         let ptr_ty = self.pointer_type(h.fn_ty, h.addrspace);
         self.define_global(
@@ -742,9 +801,34 @@ impl<'a> ModuleReader<'a> {
         self.functions.push(FunctionSpan {
             start: start as u32,
             end: end as u32,
+            attrs: self.header_attrs,
         });
         self.c.seek(end);
         Ok(end)
+    }
+
+    /// Starts recording [`Host::type_root`]s.
+    fn start_roots(&mut self) {
+        self.roots.clear();
+        self.roots_on = true;
+    }
+
+    /// Stops recording and returns what was recorded.
+    fn stop_roots(&mut self) -> Vec<Type> {
+        self.roots_on = false;
+        std::mem::take(&mut self.roots)
+    }
+
+    /// Records a function's roots: its type first, as `TypeFinder` takes it.
+    fn function_roots(&mut self, def: Option<usize>, fn_ty: Type, mut roots: Vec<Type>) {
+        roots.insert(0, fn_ty);
+        let new = Self::first_seen(&mut self.roots_seen[2], &roots);
+        self.type_roots.functions.push((def, new));
+    }
+
+    /// The roots in `roots` not in `seen`, in order, now added to it.
+    fn first_seen(seen: &mut FxHashSet<Type>, roots: &[Type]) -> Vec<Type> {
+        roots.iter().copied().filter(|t| seen.insert(*t)).collect()
     }
 
     /// Builds the context; names used and never defined become its [`Late`] errors.
@@ -775,6 +859,8 @@ impl<'a> ModuleReader<'a> {
                 dl: self.dl,
                 has_blockaddress: blockaddress.seen,
                 newer_llvm,
+                columnless_locations: self.columnless_locations,
+                type_roots: std::mem::take(&mut self.type_roots),
                 }),
                 functions: self.functions,
                 late,

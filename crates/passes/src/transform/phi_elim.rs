@@ -57,11 +57,15 @@ pub enum Lowering {
 
 /// Options of [`eliminate_phis`].
 #[derive(Clone, Copy, Debug)]
-pub struct Options {
+pub struct Options<'a> {
     /// The output form.
     pub lowering: Lowering,
     /// Also return a readable listing of the copies of every edge ([`PhiElimOutput::listing`]).
     pub list: bool,
+    /// The module's data layout: stack slots and their loads and stores get its alignments
+    /// (preferred for the `alloca`, ABI for loads and stores, as LLVM's defaults); `None`:
+    /// written without `align`.
+    pub layout: Option<&'a llvm_ir::ir::datalayout::DataLayout>,
 }
 
 /// What phi elimination did to one function (or, summed, to a module): phis removed, copies
@@ -118,7 +122,7 @@ pub fn eliminate_phis(func: &mut Function, opts: &Options) -> Result<PhiElimOutp
     } else {
         String::new()
     };
-    apply(func, &plan, opts.lowering);
+    apply(func, &plan, opts.lowering, opts.layout);
     Ok(PhiElimOutput {
         stats: plan.stats,
         listing,
@@ -248,10 +252,15 @@ fn head_anchor(func: &Function, s: Block) -> Result<Inst, String> {
 }
 
 /// Changes the function as planned.
-fn apply(func: &mut Function, plan: &Plan, lowering: Lowering) {
+fn apply(
+    func: &mut Function,
+    plan: &Plan,
+    lowering: Lowering,
+    layout: Option<&llvm_ir::ir::datalayout::DataLayout>,
+) {
     let reqs: Vec<(Block, Block)> = plan.split_edges().collect();
     let mut new_blocks = split_edges(func, &reqs, false).into_iter();
-    let mut em = Emitter::new(func, plan, lowering);
+    let mut em = Emitter::new(func, plan, lowering, layout);
     // Head code first (copies at the head, then the phis' replacements), so that code later
     // inserted before a terminator of the same block comes after it.
     for e in plan.edges.iter().filter(|e| e.place == Place::Head) {
@@ -276,6 +285,7 @@ struct Emitter<'f, 'p> {
     func: &'f mut Function,
     plan: &'p Plan,
     lowering: Lowering,
+    layout: Option<&'p llvm_ir::ir::datalayout::DataLayout>,
     /// Per phi (index in `plan.phis`): its stack slot, or (copies, fallback) its `in` variable.
     var: Vec<Value>,
     /// Per value: index + 1 of the phi it is the result of, 0 for others.
@@ -284,7 +294,12 @@ struct Emitter<'f, 'p> {
 }
 
 impl<'f, 'p> Emitter<'f, 'p> {
-    fn new(func: &'f mut Function, plan: &'p Plan, lowering: Lowering) -> Self {
+    fn new(
+        func: &'f mut Function,
+        plan: &'p Plan,
+        lowering: Lowering,
+        layout: Option<&'p llvm_ir::ir::datalayout::DataLayout>,
+    ) -> Self {
         let mut phi_of = SecondaryMap::with_default(0u32);
         for (k, &phi) in plan.phis.iter().enumerate() {
             phi_of[phi] = k as u32 + 1;
@@ -293,6 +308,7 @@ impl<'f, 'p> Emitter<'f, 'p> {
             func,
             plan,
             lowering,
+            layout,
             var: Vec::new(),
             phi_of,
             temps: Vec::new(),
@@ -317,7 +333,10 @@ impl<'f, 'p> Emitter<'f, 'p> {
         for k in 0..self.plan.phis.len() {
             let ty = self.func.dfg.value_type(self.phi_value(k));
             let pty = self.func.types.pointer_to_spelled(ty, 0);
-            let a = FuncBuilder::new(self.func).make_alloca(ty, pty, Text::NONE);
+            let align = self
+                .layout
+                .and_then(|dl| dl.pref_align(&self.func.types, ty));
+            let a = FuncBuilder::new(self.func).make_alloca(ty, pty, Text::NONE, align);
             match first {
                 Some(f) => self.func.layout.insert_inst_before(a, f),
                 None => self.func.layout.append_inst(a, entry),
@@ -367,7 +386,9 @@ impl<'f, 'p> Emitter<'f, 'p> {
             Slot::Loc(Loc::Val(v)) => match self.written_here(v, pb) {
                 Some(k) => {
                     let ty = self.func.dfg.value_type(v);
-                    let l = FuncBuilder::new(self.func).make_load(ty, self.var[k], Text::NONE);
+                    let align = self.abi_align(ty);
+                    let l =
+                        FuncBuilder::new(self.func).make_load(ty, self.var[k], Text::NONE, align);
                     let l = self.insert(l, anchor);
                     self.func.dfg.insts[l].result
                 }
@@ -386,8 +407,15 @@ impl<'f, 'p> Emitter<'f, 'p> {
     }
 
     fn store(&mut self, v: Value, k: usize, anchor: Inst) {
-        let s = FuncBuilder::new(self.func).make_store(v, self.var[k]);
+        let align = self.abi_align(self.func.dfg.value_type(v));
+        let s = FuncBuilder::new(self.func).make_store(v, self.var[k], align);
         self.insert(s, anchor);
+    }
+
+    /// The ABI alignment of `ty`, for a slot's load or store.
+    fn abi_align(&self, ty: llvm_ir::ir::Type) -> Option<u64> {
+        self.layout
+            .and_then(|dl| dl.abi_align(&self.func.types, ty))
     }
 
     fn emit_copy_move(&mut self, mv: &Move<Loc>, anchor: Inst) {
@@ -427,7 +455,8 @@ impl<'f, 'p> Emitter<'f, 'p> {
                 Lowering::StackSlots => {
                     let ty = self.func.dfg.value_type(a);
                     let name = self.func.dfg.values[a].name;
-                    let l = FuncBuilder::new(self.func).make_load(ty, self.var[k], name);
+                    let align = self.abi_align(ty);
+                    let l = FuncBuilder::new(self.func).make_load(ty, self.var[k], name, align);
                     self.insert(l, head);
                     let lv = self.func.dfg.insts[l].result;
                     self.func.dfg.replace_all_uses(a, lv);
@@ -489,9 +518,11 @@ pub fn run_on_module(
     opts: &crate::pipeline::RunOptions,
     report: &mut crate::pipeline::RunReport,
 ) -> Result<(), crate::pipeline::PipelineError> {
+    let info = m.info.clone();
     let o = Options {
         lowering: Lowering::StackSlots,
         list: opts.print_copies,
+        layout: info.as_deref().map(|c| &c.dl),
     };
     let results = crate::pipeline::for_each_function(m, opts.threads, |f| eliminate_phis(f, &o));
     let mut total = PhiElimStats::default();

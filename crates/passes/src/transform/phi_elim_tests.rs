@@ -129,6 +129,7 @@ fn eliminate(m: &mut Module, lowering: Lowering) -> PhiElimStats {
     let opts = Options {
         lowering,
         list: false,
+        layout: None,
     };
     for (_, f) in m.functions.iter_mut() {
         total += eliminate_phis(f, &opts).unwrap().stats;
@@ -229,6 +230,7 @@ fn listing_names_values_as_the_input_does() {
         f,
         &Options {
             lowering: Lowering::StackSlots,
+            layout: None,
             list: true,
         },
     )

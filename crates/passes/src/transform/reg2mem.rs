@@ -65,8 +65,18 @@ impl std::fmt::Display for Reg2MemError {
 impl std::error::Error for Reg2MemError {}
 
 /// Runs reg2mem on `func` (see the module docs). On error `func` is unchanged. Functions
-/// marked `optnone` and declarations are left alone, as opt's pass manager does.
+/// marked `optnone` and declarations are left alone, as opt's pass manager does. Slots,
+/// loads and stores are written without `align` (see [`reg2mem_with`]).
 pub fn reg2mem(func: &mut Function) -> Result<Reg2MemStats, Reg2MemError> {
+    reg2mem_with(func, None)
+}
+
+/// [`reg2mem`] in a module with data layout `layout`: slots get its preferred alignment and
+/// their loads and stores its ABI alignment, as LLVM's `DemoteRegToStack` writes them.
+pub fn reg2mem_with(
+    func: &mut Function,
+    layout: Option<&llvm_ir::ir::datalayout::DataLayout>,
+) -> Result<Reg2MemStats, Reg2MemError> {
     if func.optnone || func.entry_block().is_none() {
         return Ok(Reg2MemStats::default());
     }
@@ -76,7 +86,7 @@ pub fn reg2mem(func: &mut Function) -> Result<Reg2MemStats, Reg2MemError> {
     let mut preds = Preds::compute(func);
     let mut loops = loops::Loops::compute(func);
     let edges_split = split_all_critical_edges(func, &mut names, &mut preds, &mut loops);
-    let mut d = Demoter::new(func, &mut names, &mut preds);
+    let mut d = Demoter::new(func, &mut names, &mut preds, layout);
     let insts: Vec<Inst> = d
         .func
         .layout

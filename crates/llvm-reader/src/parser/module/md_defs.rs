@@ -71,14 +71,15 @@ impl<'a> ModuleReader<'a> {
 
     /// Records `!id`, the node from `start` to the end of the last token read.
     fn define_metadata(&mut self, id: u32, start: usize, distinct: bool) -> PResult<()> {
-        let node = MdNode {
-            start: start as u32,
-            end: self.c.prev_end,
-            distinct,
-        };
+        let mut node = MdNode::new(start as u32, self.c.prev_end, distinct);
+        node.location_scope = std::mem::replace(&mut self.plain_location_scope, u32::MAX);
         if !self.md_defs.define(id, node) {
             // LLVM notices once the node is read: at the token after it.
             return self.c.err("Metadata id is already used");
+        }
+        let text = &self.c.src[start..self.c.prev_end as usize];
+        if !distinct && llvm_ir::print::module_writer::is_columnless_location(text) {
+            self.columnless_locations.push(id);
         }
         Ok(())
     }
@@ -122,6 +123,9 @@ impl<'a> ModuleReader<'a> {
         if let Some(end) = end {
             for &(id, off) in &refs {
                 self.metadata_use(id, off as usize)?;
+            }
+            if let ([(scope, _)], b"DILocation") = (&refs[..], &src[start + 1..open]) {
+                self.plain_location_scope = *scope;
             }
             self.c.seek(end);
         }

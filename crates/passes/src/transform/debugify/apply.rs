@@ -144,9 +144,14 @@ fn add_module_items(m: &mut Module, n: &Numbers, defs: Vec<u8>) {
         module_md::append_named(m, "llvm.module.flags", &[flag]);
     }
     m.push_text("");
-    let end = defs.len() - usize::from(defs.ends_with(b"\n"));
-    let t = m.strings.add(&defs[..end]);
-    m.items.push(llvm_ir::ir::Item::Text(t));
+    for line in defs.split(|&c| c == b'\n').filter(|l| !l.is_empty()) {
+        let t = m.strings.add(line);
+        let item = match llvm_ir::print::module_writer::split_def(line) {
+            Some((id, _, _)) => llvm_ir::ir::Item::Metadata(t, id),
+            None => llvm_ir::ir::Item::Text(t),
+        };
+        m.items.push(item);
+    }
 }
 
 /// Writes one function's plan into its IR: `!dbg` on the definition and on every

@@ -133,7 +133,7 @@ fn stand_in(
         None => Text::NONE,
     };
     let mut fb = FuncBuilder::new(p.f);
-    let alloca = fb.make_alloca(ty, pty, Text::NONE);
+    let alloca = fb.make_alloca(ty, pty, Text::NONE, None);
     let slot = fb.func.dfg.insts[alloca].result;
     fb.text("load ")
         .ty(ty)
@@ -144,7 +144,7 @@ fn stand_in(
     fb.text(&format!(", align {}", align.unwrap_or(1)));
     let load = fb.finish(Opcode::Load, 0, Type::NONE, Some((ty, name)));
     let loaded = fb.func.dfg.insts[load].result;
-    let store = fb.make_store(loaded, slot);
+    let store = fb.make_store(loaded, slot, None);
     match p.byval.last() {
         Some(prev) => {
             p.f.layout.insert_inst_after(alloca, prev.alloca);

@@ -52,6 +52,10 @@ pub struct DbgMemo {
     alloc_sizes: Vec<Option<Option<u64>>>,
     /// A buffer for the scope chain `nearest_common_scope` walks (no contents kept).
     scope_walk: Vec<MdNodeId>,
+    /// The function's own numbered locations (its instructions' `!dbg` and their inlined-at
+    /// chains), by line, built at the first merge that makes a location: a merged location
+    /// equal to one of them is that node, as LLVM's uniquing makes it.
+    existing: Option<FxHashMap<u64, Vec<u32>>>,
 }
 
 impl DbgMemo {
@@ -64,6 +68,7 @@ impl DbgMemo {
         empty(&mut self.locations);
         empty(&mut self.scopes);
         empty(&mut self.subprograms);
+        self.existing = None;
         self.alloc_sizes.clear();
         if module == 0 || module != self.module {
             empty(&mut self.type_size);
@@ -398,7 +403,13 @@ pub fn convert_at_store(
     let v = func.dfg.resolve(func.dfg.inst_values(store)[0]);
     let ty = func.dfg.value_type(v);
     let shape = user.shape;
-    let can = shape.is_deref || (!shape.starts_with_deref && covers(func, md, ty, user, slot));
+    // LLVM 19 passes an address (a declare of just `DW_OP_deref`) through as is and refuses
+    // other dereferences; LLVM 14 (typed pointers) only compares sizes.
+    let can = if func.types.opaque_mode {
+        shape.is_deref || (!shape.starts_with_deref && covers(func, md, ty, user, slot))
+    } else {
+        covers(func, md, ty, user, slot)
+    };
     let v = if can { v } else { func.dfg.undef(ty) };
     insert_value_before(func, md, user, v, &user.expr, store);
 }
@@ -483,7 +494,7 @@ fn merge_uncached(func: &mut Function, md: &mut DbgMd<'_>, a: MdRef, b: MdRef) -
         return Some(a);
     }
     let merged = if func.types.opaque_mode {
-        merge_locations(md, (&ida, &la), (&idb, &lb))
+        merge_locations(func, md, (&ida, &la), (&idb, &lb))
     } else {
         merge_locations_llvm14(&md.reader, &la, &lb)
     };
@@ -493,7 +504,88 @@ fn merge_uncached(func: &mut Function, md: &mut DbgMd<'_>, a: MdRef, b: MdRef) -
     if merged == lb {
         return Some(b);
     }
+    if let Some(n) = existing_node(func, md, &merged) {
+        let mut t = Vec::new();
+        MdNodeId::Num(n).write(&mut t);
+        return Some(MdRef::Text(func.dfg.strings.add(&t)));
+    }
     Some(func.add_new_md(merged.to_text()))
+}
+
+/// The numbered locations `func` refers to, and those of their inlined-at chains, by line.
+fn existing_locations(func: &Function, md: &DbgMd<'_>) -> FxHashMap<u64, Vec<u32>> {
+    let mut out: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
+    let dfg = &func.dfg;
+    let mut prev = u32::MAX;
+    for b in func.layout.blocks() {
+        for i in func.layout.block_insts(b) {
+            for &(kind, r) in dfg.inst_attachments(i) {
+                let MdRef::Text(t) = r else { continue };
+                let Some(n) = metadata::node_number(func.text(t)) else {
+                    continue;
+                };
+                // Neighbours mostly share a location: skip repeats before reading kinds.
+                if n == prev || func.text(kind) != b"dbg" {
+                    continue;
+                }
+                prev = n;
+                let mut next = Some(n);
+                for _ in 0..64 {
+                    let Some(n) = next else { break };
+                    let Some(text) = numbered_text(md, n) else {
+                        break;
+                    };
+                    let list = out.entry(location_line(text)).or_default();
+                    if list.contains(&n) {
+                        break;
+                    }
+                    list.push(n);
+                    const AT: &[u8] = b"inlinedAt: !";
+                    next = llvm_ir::util::bytes::find_sub(text, AT).and_then(|p| {
+                        let d = &text[p + AT.len()..];
+                        let k = d.iter().take(10).take_while(|c| c.is_ascii_digit()).count();
+                        llvm_ir::lexical::parse_u32(&d[..k])
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `line:` of a location's text as LLVM prints it (0 when it is written otherwise).
+fn location_line(text: &[u8]) -> u64 {
+    let Some(rest) = text.strip_prefix(b"!DILocation(line: ") else {
+        return 0;
+    };
+    let n = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    std::str::from_utf8(&rest[..n])
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The number of the function's existing location equal to `l`, if any. (A location without
+/// a column is left to the module writer, which knows every such node of the module.)
+fn existing_node(func: &Function, md: &mut DbgMd<'_>, l: &Location) -> Option<u32> {
+    if l.column == 0 {
+        return None;
+    }
+    if md.m.existing.is_none() {
+        let index = existing_locations(func, md);
+        md.m.existing = Some(index);
+    }
+    let text = l.to_text();
+    let candidates = md.m.existing.as_ref()?.get(&location_line(&text))?;
+    candidates
+        .iter()
+        .copied()
+        .find(|&n| numbered_text(md, n) == Some(&text[..]))
+}
+
+/// The text of node `!n`.
+fn numbered_text<'m>(md: &DbgMd<'m>, n: u32) -> Option<&'m [u8]> {
+    md.reader.ctx?.metadata_text(md.reader.source, n)
 }
 
 /// The location a `!dbg` reference names, or the location a new node's text spells.
@@ -515,6 +607,7 @@ fn chain(md: &mut DbgMd<'_>, id: &MdNodeId, l: &Location) -> Vec<(MdNodeId, Loca
 }
 
 fn merge_locations(
+    func: &Function,
     md: &mut DbgMd<'_>,
     a: (&MdNodeId, &Location),
     b: (&MdNodeId, &Location),
@@ -547,7 +640,10 @@ fn merge_locations(
             (&bl[j].0, &bl[j].1),
             inlined_at.clone(),
         ) {
-            inlined_at = Some(MdNodeId::Inline(m.to_text()));
+            inlined_at = Some(match existing_node(func, md, &m) {
+                Some(n) => MdNodeId::Num(n),
+                None => MdNodeId::Inline(m.to_text()),
+            });
             result = Some(m);
             if i == 0 || j == 0 {
                 break;

@@ -321,7 +321,7 @@ fn covers_slot(p: &mut Promoter<'_, '_>, s: &Slot, u: Inst) -> bool {
 /// any other store of the slot; [`remove_kills`] removes those left over.
 fn kill_store(p: &mut Promoter<'_, '_>, s: &Slot, marker: Inst) -> Inst {
     let undef = super::uninit::value(p, s);
-    let store = FuncBuilder::new(p.f).make_store(undef, s.ptr);
+    let store = FuncBuilder::new(p.f).make_store(undef, s.ptr, None);
     p.f.layout.insert_inst_before(store, marker);
     let at = pos(p, marker);
     if p.pos.len() <= store.index() {

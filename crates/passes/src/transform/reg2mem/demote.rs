@@ -117,11 +117,18 @@ pub struct Demoter<'f> {
     point: Inst,
     /// LLVM 19 rules for debug records (else LLVM 14's, see the module docs).
     llvm19: bool,
+    /// The module's data layout, for the alignments of slots, loads and stores.
+    layout: Option<&'f llvm_ir::ir::datalayout::DataLayout>,
 }
 
 impl<'f> Demoter<'f> {
     /// Inserts the alloca point into the entry block and returns the demoter.
-    pub fn new(func: &'f mut Function, names: &'f mut NameTable, preds: &'f mut Preds) -> Self {
+    pub fn new(
+        func: &'f mut Function,
+        names: &'f mut NameTable,
+        preds: &'f mut Preds,
+        layout: Option<&'f llvm_ir::ir::datalayout::DataLayout>,
+    ) -> Self {
         let llvm19 = func.types.opaque_mode;
         let entry = func.entry_block().expect("a defined function");
         let name = names.create(b"reg2mem alloca point");
@@ -136,6 +143,7 @@ impl<'f> Demoter<'f> {
             preds,
             point,
             llvm19,
+            layout,
         };
         let mut allocas = 0;
         let mut at = d.func.layout.first_inst(entry);
@@ -208,20 +216,30 @@ impl<'f> Demoter<'f> {
         let ty = self.func.dfg.value_type(v);
         let pty = self.func.types.pointer_to_spelled(ty, 0);
         let name = self.named(v, b".reg2mem");
-        let a = FuncBuilder::new(self.func).make_alloca(ty, pty, name);
+        let align = self
+            .layout
+            .and_then(|dl| dl.pref_align(&self.func.types, ty));
+        let a = FuncBuilder::new(self.func).make_alloca(ty, pty, name, align);
         self.func.layout.insert_inst_before(a, self.point);
         self.func.dfg.insts[a].result
     }
 
     fn store_before(&mut self, v: Value, slot: Value, at: Inst) {
-        let s = FuncBuilder::new(self.func).make_store(v, slot);
+        let ty = self.func.dfg.value_type(v);
+        let align = self
+            .layout
+            .and_then(|dl| dl.abi_align(&self.func.types, ty));
+        let s = FuncBuilder::new(self.func).make_store(v, slot, align);
         self.func.layout.insert_inst_before(s, at);
     }
 
     fn reload_before(&mut self, v: Value, slot: Value, at: Inst) -> Value {
         let ty = self.func.dfg.value_type(v);
         let name = self.named(v, b".reload");
-        let l = FuncBuilder::new(self.func).make_load(ty, slot, name);
+        let align = self
+            .layout
+            .and_then(|dl| dl.abi_align(&self.func.types, ty));
+        let l = FuncBuilder::new(self.func).make_load(ty, slot, name, align);
         self.func.layout.insert_inst_before(l, at);
         self.func.dfg.insts[l].result
     }
