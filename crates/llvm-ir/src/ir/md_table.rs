@@ -177,11 +177,7 @@ mod tests {
     use super::*;
 
     fn node(start: u32) -> MdNode {
-        MdNode {
-            start,
-            end: start + 1,
-            distinct: false,
-        }
+        MdNode::new(start, start + 1, false)
     }
 
     fn table(defs: &[u32]) -> MdTable {
