@@ -43,7 +43,7 @@ pub struct JobOptions {
     /// Write the module (false: `-disable-output`).
     pub print: bool,
     /// The module identifier (the input as named, or `<stdin>`), written as opt writes it
-    /// (see [`crate::text::module_writer`]); `None`: no `; ModuleID` line.
+    /// (see [`llvm_ir::print::module_writer`]); `None`: no `; ModuleID` line.
     pub module_id: Option<String>,
 }
 
