@@ -39,6 +39,12 @@ Sections (--sections, comma-separated, default all):
           cfg, dom, frontier, placement, renaming, phielim, and all at once) for a generated
           function of ~1,000 instructions in 47 blocks; median ms of --runs (at least 15)
           requests on loopback. The bar: every view under 100 ms. Needs no opt.
+  peer    on-the-fly SSA construction (bench/peer/bench_section.py): our builder (toy-ir's
+          FunctionBuilder over ssa::construct::on_the_fly) against cranelift-frontend on the
+          same front-end scripts (wasmtime issue 4923's chain, ladder/nest/switch at 1000,
+          4000, 16000, straight-line code); `peer SHAPE N ours_s cranelift_s ratio` per case
+          (medians of at least 5 interleaved runs) and growth per 4x N. Bars: ratio <= 0.5,
+          our growth <= 4.5; a miss prints FAIL and the exit status is 1. Needs no opt.
 
 Usage:
   python3 bench/bench.py                                 # everything, 3 runs each
@@ -417,7 +423,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--tool", default=harness.DEFAULT_TOOL)
     ap.add_argument("--opt", default="opt-19")
-    ap.add_argument("--sections", default="rw,m2r,pass,growth,phielim,analyses,playground")
+    ap.add_argument("--sections", default="rw,m2r,pass,growth,phielim,analyses,playground,peer")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--sizes", default="1000,4000,16000")
@@ -430,7 +436,7 @@ def main():
     if a.quick:
         a.runs, a.sizes = 1, "1000,4000"
     sections = [s for s in a.sections.split(",") if s]
-    if any(s != "playground" for s in sections):
+    if any(s not in ("playground", "peer") for s in sections):
         harness.require(a.opt)
     b = Bench(a)
     shapes = [s for s in a.shapes.split(",") if s]
@@ -455,6 +461,10 @@ def main():
         if "playground" in sections:
             import playground  # bench/playground.py
             result["playground"] = playground.run(b.tool[0], max(a.runs, 15))
+        if "peer" in sections:
+            sys.path.insert(0, os.path.join(HERE, "peer"))
+            import bench_section as peer  # bench/peer/bench_section.py
+            result["peer"] = peer.run(a.runs)
     finally:
         for f in os.listdir(b.tmp):
             os.remove(os.path.join(b.tmp, f))
@@ -463,7 +473,8 @@ def main():
     result["ours_failed"] = b.ours_failed
     print(f"\nbench took {harness.fmt_s(result['seconds'])}" + ("; OUR TOOL FAILED somewhere (see tables)" if b.ours_failed else ""))
     print(json.dumps({"bench": result}))
-    sys.exit(1 if b.ours_failed else 0)
+    peer_failed = bool(result.get("peer", {}).get("failed"))
+    sys.exit(1 if b.ours_failed or peer_failed else 0)
 
 
 if __name__ == "__main__":
