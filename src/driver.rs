@@ -7,10 +7,16 @@
 //! stay at most [`WINDOW`] functions ahead of the writer, so memory is the module context
 //! plus a few functions, not the whole IR.
 //!
+//! A module with `blockaddress` streams too. Printing `blockaddress(@f, %N)` needs `@f`'s
+//! block numbering after the passes, so the functions the input names after `blockaddress(`
+//! (found by one scan of the input: the *targets*) are claimed first, ahead of the window;
+//! workers print every function at once, with its `blockaddress` constants marked
+//! ([`printer::BlockAddresses::deferred`]); the writer, before it writes module text or a
+//! function with `blockaddress`, waits for every target's numbering and rewrites them.
+//!
 //! Invariants: the output is byte-identical to reading the whole module, running
-//! [`crate::pipeline::run`] and [`crate::text::print_module`] (what modules with
-//! `blockaddress` do, since printing one function may need another's block numbers, and
-//! pipelines with module passes such as `debugify`);
+//! [`crate::pipeline::run`] and [`crate::text::print_module`] (what pipelines with module
+//! passes such as `debugify` do);
 //! nothing depends on the thread count; on any error nothing is written past what the
 //! caller can discard (the CLI writes to a temporary file and renames it only on success),
 //! and the error reported is the one a sequential run would report: the first parse error
@@ -70,6 +76,10 @@ pub struct JobReport {
 struct Done {
     facts: reader::module_end::BodyFacts,
     text: Vec<u8>,
+    /// `text` holds `blockaddress` constants still to rewrite.
+    marked: bool,
+    /// A target's block numbering (moved to [`State::blocks`] when it is done).
+    blocks: Option<printer::FunctionBlocks>,
     new_md: Vec<Vec<u8>>,
     needs_decls: Vec<&'static str>,
     report: FunctionReport,
@@ -111,14 +121,21 @@ fn run_on_big_stack(
     let mut report = JobReport::default();
     report.times.push(("read module level", t0.elapsed()));
     // Module passes (`debugify`, ...) need the whole module: see `crate::stages`.
-    if ctx.has_blockaddress || opts.passes.iter().any(|p| p.is_module_pass()) {
+    if opts.passes.iter().any(|p| p.is_module_pass()) {
         return whole_module(source, ctx, items, opts, out, report);
     }
     stream(&source, &ctx, &items, opts, out, report)
 }
 
-/// Reads, changes and prints function `i`.
-fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> Result<Done, Fail> {
+/// Reads, changes and prints function `i` (`target`: another function's text may name its
+/// blocks, so its numbering goes to [`Done::blocks`]).
+fn process(
+    source: &Arc<[u8]>,
+    ctx: &ModuleCtx,
+    i: usize,
+    opts: &JobOptions,
+    target: bool,
+) -> Result<Done, Fail> {
     let t = Instant::now();
     let (f, facts) = reader::function::read_function(source, ctx, i);
     let mut f = match f {
@@ -140,14 +157,28 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
     }
     let t = Instant::now();
     let mut text = Vec::new();
+    let mut marked = false;
     if opts.print {
         text.reserve(printer::size_hint(&f));
-        printer::print_function(&f, &mut text);
+        if ctx.has_blockaddress {
+            let deferred = printer::BlockAddresses::deferred();
+            printer::print_function_in(&f, &mut text, Some(&deferred));
+            marked = printer::BlockAddresses::has_marks(&text);
+        } else {
+            printer::print_function(&f, &mut text);
+        }
     }
+    let blocks = if target {
+        printer::FunctionBlocks::of(&f)
+    } else {
+        None
+    };
     let print = t.elapsed();
     Ok(Done {
         facts,
         text,
+        marked,
+        blocks,
         new_md: std::mem::take(&mut f.new_md),
         needs_decls: std::mem::take(&mut f.needs_decls),
         report,
@@ -161,9 +192,15 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
 ///
 /// Invariants: `next` only grows; a worker owns functions `[claimed, claimed + k)` it took
 /// with one `fetch_add` on `next` (a chunk: consecutive functions worth about [`CHUNK_BYTES`]
-/// of input, so small functions do not cost a wake-up each); `state.slots[i]` is filled once
-/// by the owner of `i` and taken once by the writer.
+/// of input, so small functions do not cost a wake-up each), but for targets, which it owns
+/// when it took their index in `targets` from `next_target` (every worker takes targets
+/// before chunks); `state.slots[i]` is filled once by the owner of `i` and taken once by the
+/// writer.
 struct Shared {
+    /// The target functions (sorted), and by function whether it is one.
+    targets: Vec<usize>,
+    is_target: Vec<bool>,
+    next_target: AtomicUsize,
     state: Mutex<State>,
     /// The writer waits here for `state.wanted`.
     done: Condvar,
@@ -181,6 +218,11 @@ struct State {
     wanted: usize,
     /// Workers waiting for space in the window.
     waiting: usize,
+    /// Targets processed, and the numberings of those that succeeded.
+    targets_done: usize,
+    blocks: Vec<printer::FunctionBlocks>,
+    /// The writer waits for every target.
+    wants_targets: bool,
 }
 
 /// About how much input (bytes of function bodies) a worker claims at once.
@@ -209,10 +251,46 @@ fn claim(shared: &Shared, spans: &[module::FunctionSpan]) -> std::ops::Range<usi
     }
 }
 
+/// Processes function `i` (a bug's panic is caught and becomes its result).
+fn run_one(
+    source: &Arc<[u8]>,
+    ctx: &ModuleCtx,
+    i: usize,
+    opts: &JobOptions,
+    target: bool,
+) -> Result<Done, Fail> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        process(source, ctx, i, opts, target)
+    }))
+    .unwrap_or_else(|p| Err(Fail::Panic(p)))
+}
+
+/// Processes the next unclaimed target, if any is left: outside the window, since the writer
+/// may need its numbering before it writes anything.
+fn target_step(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions) -> bool {
+    let k = shared.next_target.fetch_add(1, Ordering::Relaxed);
+    let Some(&i) = shared.targets.get(k) else {
+        return false;
+    };
+    let mut r = run_one(source, ctx, i, opts, true);
+    let blocks = r.as_mut().ok().and_then(|d| d.blocks.take());
+    let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+    g.slots[i] = Some(r);
+    g.blocks.extend(blocks);
+    g.targets_done += 1;
+    if g.wanted == i || (g.wants_targets && g.targets_done == shared.targets.len()) {
+        shared.done.notify_one();
+    }
+    true
+}
+
 fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions) {
     loop {
         if shared.abort.load(Ordering::Relaxed) {
             return;
+        }
+        if target_step(shared, source, ctx, opts) {
+            continue;
         }
         let chunk = claim(shared, &ctx.functions);
         if chunk.is_empty() {
@@ -229,18 +307,14 @@ fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOption
             g.waiting -= 1;
         }
         let mut results = Vec::with_capacity(chunk.len());
-        for i in chunk.clone() {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                process(source, ctx, i, opts)
-            }))
-            .unwrap_or_else(|p| Err(Fail::Panic(p)));
-            results.push(r);
+        for i in chunk.clone().filter(|&i| !shared.is_target[i]) {
+            results.push((i, run_one(source, ctx, i, opts, false)));
         }
         let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-        for (i, r) in chunk.clone().zip(results) {
+        for (i, r) in results {
             g.slots[i] = Some(r);
         }
-        if chunk.contains(&g.wanted) {
+        if chunk.contains(&g.wanted) && !shared.is_target[g.wanted] {
             shared.done.notify_one();
         }
     }
@@ -280,11 +354,26 @@ fn stream(
     mut report: JobReport,
 ) -> Result<JobReport, JobError> {
     let n = ctx.functions.len();
+    let targets = if ctx.has_blockaddress {
+        targets(source, ctx)
+    } else {
+        Vec::new()
+    };
+    let mut is_target = vec![false; n];
+    for &i in &targets {
+        is_target[i] = true;
+    }
     let shared = Shared {
+        targets,
+        is_target,
+        next_target: AtomicUsize::new(0),
         state: Mutex::new(State {
             slots: (0..n).map(|_| None).collect(),
             wanted: usize::MAX,
             waiting: 0,
+            targets_done: 0,
+            blocks: Vec::new(),
+            wants_targets: false,
         }),
         done: Condvar::new(),
         space: Condvar::new(),
@@ -358,6 +447,9 @@ fn write_items(
     let mut end = reader::module_end::ModuleEnd::new(ctx);
     let parse_fail = |e| Step::Failed(Fail::Parse(e, Default::default()));
     let mut buf: Vec<u8> = Vec::with_capacity(1 << 16);
+    // The targets' numberings, once the writer first needs them.
+    let mut ba: Option<printer::BlockAddresses> = None;
+    let named = |text: &[u8]| ctx.has_blockaddress && printer::BlockAddresses::mentioned(text);
     for item in items {
         match item {
             ItemSpan::Function(i) => {
@@ -373,6 +465,10 @@ fn write_items(
                 times[1] += d.verify;
                 times[2] += d.print;
                 if opts.print {
+                    if d.marked {
+                        let ba = block_addresses(shared, &mut ba)?;
+                        d.text = ba.resolve_marks(&d.text);
+                    }
                     tail.fix_parts(&d.new_md, &d.needs_decls, &mut d.text);
                     if d.text.len() >= 1 << 16 {
                         // A large body goes out as it is: copying it would cost as much
@@ -389,8 +485,8 @@ fn write_items(
                 run.absorb(d.report);
             }
             _ if !opts.print => {}
-            ItemSpan::Text(s, e) => printer::write_verbatim(&source[*s..*e], &mut buf),
-            ItemSpan::Owned(bytes) => printer::write_verbatim(bytes, &mut buf),
+            ItemSpan::Text(s, e) => write_text(shared, &mut ba, &source[*s..*e], named, &mut buf)?,
+            ItemSpan::Owned(bytes) => write_text(shared, &mut ba, bytes, named, &mut buf)?,
             ItemSpan::Blank => buf.push(b'\n'),
             ItemSpan::Metadata(s, e, id) => {
                 printer::write_verbatim(&source[*s..*e], &mut buf);
@@ -408,6 +504,74 @@ fn write_items(
     }
     out.write_all(&buf).map_err(io)?;
     Ok(())
+}
+
+/// Writes module text, its `blockaddress` references renumbered (`named`: whether it has
+/// any).
+fn write_text(
+    shared: &Shared,
+    ba: &mut Option<printer::BlockAddresses>,
+    text: &[u8],
+    named: impl Fn(&[u8]) -> bool,
+    buf: &mut Vec<u8>,
+) -> Result<(), Step> {
+    if named(text) {
+        let ba = block_addresses(shared, ba)?;
+        printer::write_verbatim(&ba.rewrite(text), buf);
+    } else {
+        printer::write_verbatim(text, buf);
+    }
+    Ok(())
+}
+
+/// The targets' numberings: waits until every target is processed the first time. A target
+/// that failed stops the writer (its error is ranked as a sequential run ranks it).
+fn block_addresses<'b>(
+    shared: &Shared,
+    ba: &'b mut Option<printer::BlockAddresses>,
+) -> Result<&'b printer::BlockAddresses, Step> {
+    if ba.is_none() {
+        let mut g = shared.state.lock().expect("lock");
+        g.wants_targets = true;
+        while g.targets_done < shared.targets.len() {
+            g = shared.done.wait(g).expect("lock");
+        }
+        g.wants_targets = false;
+        // A target the writer has not taken yet that failed: its error, or an earlier one.
+        for &i in &shared.targets {
+            if matches!(g.slots[i], Some(Err(_))) {
+                return match g.slots[i].take() {
+                    Some(Err(Fail::Panic(p))) => Err(Step::Failed(Fail::Panic(p))),
+                    _ => Err(Step::Failed(Fail::Other)),
+                };
+            }
+        }
+        *ba = Some(printer::BlockAddresses::from_functions(std::mem::take(
+            &mut g.blocks,
+        )));
+    }
+    Ok(ba.as_ref().expect("just set"))
+}
+
+/// The functions `blockaddress` may name, by index: every defined function the input names
+/// right after `blockaddress(` (one scan of the input, strings and comments included, so a
+/// superset), sorted.
+fn targets(source: &[u8], ctx: &ModuleCtx) -> Vec<usize> {
+    let mut keys = printer::BlockAddresses::targets(source);
+    keys.extend(ctx.blockaddrs.iter().map(|u| u.func.to_vec()));
+    let mut out: Vec<usize> = keys
+        .iter()
+        .filter_map(|k| ctx.globals.get(k.as_slice()))
+        .filter(|s| s.is_definition && s.kind == module::GlobalKind::Function)
+        .filter_map(|s| {
+            let i = ctx.functions.partition_point(|f| f.start <= s.at);
+            let f = ctx.functions.get(i.checked_sub(1)?)?;
+            (s.at < f.end).then_some(i - 1)
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The error a sequential run reports: the first parse error in file order, else all input
