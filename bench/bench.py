@@ -15,12 +15,12 @@ Sections (--sections, comma-separated, default all):
           -O0 -g, -O1 -disable-llvm-passes), zstd's largest unit (zstd_lazy.c, -O0 and -O0 -g:
           heavy force-inlined code) and Lua 5.4's VM loop (lvm.c, -O0 -g); they are built
           by scripts/corpus.py into target/bench-inputs/ when missing.
-  pass    the promotion pass alone on the same real modules: our `pass mem2reg` time from
-          --time-passes with --threads 1 (so it is one thread's time, like opt's) against
+  pass    the promotion pass alone on the same real modules: our `mem2reg` row's thread time
+          from --time-passes with --threads 1 (so it is one thread's time, like opt's) against
           opt-19's PromotePass line from -time-passes (neither counts parsing or printing).
           opt times the DominatorTreeAnalysis and AssumptionAnalysis PromotePass asks for on
           lines of their own; ours computes its CFG and dominator tree inside the pass and
-          reports their share on the line "pass mem2reg, of which CFG and dominator tree".
+          reports their share on the row "mem2reg, of which CFG and dominator tree".
           Three ratios: ours whole / PromotePass; ours without CFG and dominator tree /
           PromotePass (like for like); ours whole / PromotePass + its two analyses.
   growth  gen_scale.py shapes ladder/nest/switch/chain at N = --sizes (1000,4000,16000),
@@ -323,6 +323,12 @@ def opt_wall_pat(name):
     return r"([0-9.]+) \(\s*[0-9.]+%\)\s+" + name + r"\s*$"
 
 
+def ours_thread_pat(name):
+    """The thread-time column (the first) of row `name` of our --time-passes table (opt's
+    layout: thread time, wall time, name); with --threads 1 it is one thread's time."""
+    return r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+[0-9.]+ \(\s*[0-9.]+%\)\s+" + name + r"\s*$"
+
+
 OPT_PROMOTE_PAT = opt_wall_pat("PromotePass")
 # What PromotePass asks the analysis manager for; opt times them on their own lines (the
 # pass's own timer stops while they run). Ours computes its CFG and dominator tree inside
@@ -374,8 +380,8 @@ def section_pass(b, inputs):
     for path, label in inputs:
         o, p, pa, orest = stage_medians(
             b, b.tool + ["--threads", "1", "--time-passes", "-disable-output", path],
-            r"^\s*pass mem2reg: ([0-9.]+) s", 1, path,
-            ours_part=r"^\s*pass mem2reg, of which CFG and dominator tree: ([0-9.]+) s")
+            ours_thread_pat("mem2reg"), 1, path,
+            ours_part=ours_thread_pat("mem2reg, of which CFG and dominator tree"))
         r = o / p if o and p else None
         rr = orest / p if orest and p else None
         ra = o / pa if o and pa else None
@@ -404,7 +410,7 @@ def section_analyses(b, shapes, sizes, v):
             f = scale_input(shape, n, v)
             skip_opt = (shape, str(n)) in skip
             o, p, _ = stage_medians(b, b.tool + ["--passes=analyses", "-disable-output", "--time-passes", f],
-                                    r"^\s*pass analyses: ([0-9.]+) s", ANALYSES_RUNS_PER_RUN, f, skip_opt)
+                                    ours_thread_pat("analyses"), ANALYSES_RUNS_PER_RUN, f, skip_opt)
             go = o / prev["ours"] if o and prev.get("ours") else None
             gp = p / prev["opt"] if p and prev.get("opt") else None
             r = o / p if o and p else None

@@ -62,14 +62,36 @@ pub enum JobError {
     Io(String),
 }
 
+pub mod timing;
+use timing::TimeRow;
+
 /// What a job reports besides its output.
 #[derive(Clone, Debug, Default)]
 pub struct JobReport {
     /// Pass reports, merged in function order.
     pub run: RunReport,
-    /// Time reading the module level, and (summed over functions) reading bodies,
-    /// verifying input and printing.
-    pub times: Vec<(&'static str, Duration)>,
+    /// Where the job's wall time went, stage by stage ([`timing`]).
+    pub rows: Vec<TimeRow>,
+    /// Parts of those stages timed apart (mem2reg's CFG and dominator trees), thread time.
+    pub parts: Vec<(String, Duration)>,
+}
+
+/// The `--time-passes` report of `report`, with the CLI's own stages (`before`: reading the
+/// input file, ...) and the run's whole wall time `total`.
+pub fn time_report(report: &JobReport, before: &[(&str, Duration)], total: Duration) -> String {
+    let mut rows: Vec<TimeRow> = before.iter().map(|(n, d)| TimeRow::alone(n, *d)).collect();
+    rows.extend(report.rows.iter().cloned());
+    timing::render(&rows, &report.parts, total)
+}
+
+/// The pass rows of `run` (thread time per pass), and its part-of rows apart.
+fn pass_times(run: &RunReport) -> (Vec<(String, Duration)>, Vec<(String, Duration)>) {
+    let (parts, passes) = run
+        .timings
+        .iter()
+        .map(|(n, d)| (n.to_string(), *d))
+        .partition(|(n, _)| n == pipeline::MEM2REG_ANALYSES);
+    (passes, parts)
 }
 
 /// One function's finished work.
@@ -119,7 +141,9 @@ fn run_on_big_stack(
         module::read_module(src).map_err(|e| JobError::Parse(reader::render(src, e)))?;
     let ctx = Arc::new(ctx);
     let mut report = JobReport::default();
-    report.times.push(("read module level", t0.elapsed()));
+    report
+        .rows
+        .push(TimeRow::alone("Read module level", t0.elapsed()));
     // Module passes (`debugify`, ...) need the whole module: see `crate::stages`.
     if opts.passes.iter().any(|p| p.is_module_pass()) {
         return whole_module(source, ctx, items, opts, out, report);
@@ -383,7 +407,8 @@ fn stream(
     };
     let threads = opts.run.threads.max(1).min(n.max(1));
     let mut failed: Option<Fail> = None;
-    let mut times = [Duration::ZERO; 3];
+    let mut times = [Duration::ZERO; 4];
+    let t_phase = Instant::now();
     let res: Result<(), JobError> = std::thread::scope(|s| {
         for _ in 0..threads {
             reader::s_spawn(s, || worker(&shared, source, ctx, opts));
@@ -418,9 +443,18 @@ fn stream(
         Some(Fail::Other) => return Err(first_error(source, ctx, opts)),
         None => {}
     }
-    report.times.push(("read bodies", times[0]));
-    report.times.push(("verify input", times[1]));
-    report.times.push(("print", times[2]));
+    let (passes, parts) = pass_times(&report.run);
+    let mut stages = vec![
+        ("Read function bodies".to_string(), times[0]),
+        ("Verify input".to_string(), times[1]),
+    ];
+    stages.extend(passes);
+    stages.push(("Print".to_string(), times[2]));
+    stages.push(("Write output".to_string(), times[3]));
+    report
+        .rows
+        .extend(timing::split_phase(t_phase.elapsed(), stages));
+    report.parts = parts;
     Ok(report)
 }
 
@@ -440,7 +474,37 @@ fn write_items(
     opts: &JobOptions,
     out: &mut (dyn Write + Send),
     run: &mut RunReport,
-    times: &mut [Duration; 3],
+    times: &mut [Duration; 4],
+) -> Result<(), Step> {
+    let t_start = Instant::now();
+    let mut waited = Duration::ZERO;
+    let r = write_all_items(
+        shared,
+        source,
+        ctx,
+        items,
+        opts,
+        out,
+        run,
+        times,
+        &mut waited,
+    );
+    times[3] = t_start.elapsed().saturating_sub(waited);
+    r
+}
+
+/// [`write_items`]' loop; `waited`: time spent waiting for workers.
+#[allow(clippy::too_many_arguments)]
+fn write_all_items(
+    shared: &Shared,
+    source: &[u8],
+    ctx: &ModuleCtx,
+    items: &[ItemSpan],
+    opts: &JobOptions,
+    out: &mut (dyn Write + Send),
+    run: &mut RunReport,
+    times: &mut [Duration; 4],
+    waited: &mut Duration,
 ) -> Result<(), Step> {
     let io = |e: std::io::Error| Step::Io(JobError::Io(e.to_string()));
     let mut tail = ModuleTail::with_context(Some(ctx));
@@ -453,7 +517,9 @@ fn write_items(
     for item in items {
         match item {
             ItemSpan::Function(i) => {
+                let tw = Instant::now();
                 let done = take_done(shared, *i);
+                *waited += tw.elapsed();
                 let mut d = match done {
                     Ok(d) => d,
                     Err(Fail::Parse(e, facts)) => return Err(parse_fail(end.failed(*i, e, facts))),
@@ -466,7 +532,7 @@ fn write_items(
                 times[2] += d.print;
                 if opts.print {
                     if d.marked {
-                        let ba = block_addresses(shared, &mut ba)?;
+                        let ba = block_addresses(shared, &mut ba, waited)?;
                         d.text = ba.resolve_marks(&d.text);
                     }
                     tail.fix_parts(&d.new_md, &d.needs_decls, &mut d.text);
@@ -485,8 +551,10 @@ fn write_items(
                 run.absorb(d.report);
             }
             _ if !opts.print => {}
-            ItemSpan::Text(s, e) => write_text(shared, &mut ba, &source[*s..*e], named, &mut buf)?,
-            ItemSpan::Owned(bytes) => write_text(shared, &mut ba, bytes, named, &mut buf)?,
+            ItemSpan::Text(s, e) => {
+                write_text(shared, &mut ba, &source[*s..*e], named, &mut buf, waited)?
+            }
+            ItemSpan::Owned(bytes) => write_text(shared, &mut ba, bytes, named, &mut buf, waited)?,
             ItemSpan::Blank => buf.push(b'\n'),
             ItemSpan::Metadata(s, e, id) => {
                 printer::write_verbatim(&source[*s..*e], &mut buf);
@@ -514,9 +582,10 @@ fn write_text(
     text: &[u8],
     named: impl Fn(&[u8]) -> bool,
     buf: &mut Vec<u8>,
+    waited: &mut Duration,
 ) -> Result<(), Step> {
     if named(text) {
-        let ba = block_addresses(shared, ba)?;
+        let ba = block_addresses(shared, ba, waited)?;
         printer::write_verbatim(&ba.rewrite(text), buf);
     } else {
         printer::write_verbatim(text, buf);
@@ -529,8 +598,10 @@ fn write_text(
 fn block_addresses<'b>(
     shared: &Shared,
     ba: &'b mut Option<printer::BlockAddresses>,
+    waited: &mut Duration,
 ) -> Result<&'b printer::BlockAddresses, Step> {
     if ba.is_none() {
+        let tw = Instant::now();
         let mut g = shared.state.lock().expect("lock");
         g.wants_targets = true;
         while g.targets_done < shared.targets.len() {
@@ -546,6 +617,7 @@ fn block_addresses<'b>(
                 };
             }
         }
+        *waited += tw.elapsed();
         *ba = Some(printer::BlockAddresses::from_functions(std::mem::take(
             &mut g.blocks,
         )));
@@ -625,8 +697,13 @@ fn whole_module(
     out: &mut (dyn Write + Send),
     mut report: JobReport,
 ) -> Result<JobReport, JobError> {
+    let t = Instant::now();
     let mut m = reader::assemble(source.clone(), ctx.clone(), items, opts.run.threads)
         .map_err(|e| JobError::Parse(reader::render(&source, e)))?;
+    report
+        .rows
+        .push(TimeRow::alone("Read function bodies", t.elapsed()));
+    let t = Instant::now();
     if opts.verify_input {
         let errs = crate::verify::verify_read_module(&m, opts.run.threads);
         if !errs.is_empty() {
@@ -635,12 +712,25 @@ fn whole_module(
             ));
         }
     }
+    report
+        .rows
+        .push(TimeRow::alone("Verify input", t.elapsed()));
+    let t = Instant::now();
     report.run =
         pipeline::run(&mut m, &opts.passes, &opts.run).map_err(|e| JobError::Pass(e.messages))?;
+    let (passes, parts) = pass_times(&report.run);
+    report.rows.extend(timing::split_phase(t.elapsed(), passes));
+    report.parts = parts;
     if opts.print {
+        let t = Instant::now();
         let text = printer::print_module(&m, opts.run.threads);
+        report.rows.push(TimeRow::alone("Print", t.elapsed()));
+        let t = Instant::now();
         out.write_all(&text)
             .map_err(|e| JobError::Io(e.to_string()))?;
+        report
+            .rows
+            .push(TimeRow::alone("Write output", t.elapsed()));
     }
     Ok(report)
 }

@@ -353,18 +353,9 @@ fn run(args: &Args) -> Result<(), String> {
         write_output(None, run.copies.as_bytes())?;
     }
     if args.time_passes {
-        let mut s = format!(
-            "===-- mem2reg time report --===\n  read input file: {:.6} s\n",
-            t_read.as_secs_f64()
-        );
-        for (n, d) in &report.times {
-            s += &format!("  {n}: {:.6} s\n", d.as_secs_f64());
-        }
-        for (n, d) in &run.timings {
-            s += &format!("  pass {n}: {:.6} s\n", d.as_secs_f64());
-        }
-        s += &format!("  total (wall): {:.6} s\n", t0.elapsed().as_secs_f64());
-        eprint!("{s}");
+        let before = [("Read input file", t_read)];
+        let report = mem2reg::driver::time_report(&report, &before, t0.elapsed());
+        eprint!("{report}");
     }
     Ok(())
 }
