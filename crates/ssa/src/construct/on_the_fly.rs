@@ -161,7 +161,7 @@ struct PhiInfo<V> {
     ops: std::ops::Range<u32>,
 }
 
-/// No edge: the end of a list of [`Builder::edges`].
+/// No edge: the end of a list of [`Builder::edges`] (and of [`Builder::user_links`]).
 const NO_EDGE: u32 = u32::MAX;
 
 struct BlockInfo<V> {
@@ -223,7 +223,12 @@ pub struct Builder<V> {
     phi_of: FxHashMap<V, u32>,
     ops: Vec<V>,
     /// Per phi, the phis that take it as an operand.
-    users: Vec<Vec<u32>>,
+    /// Per phi, the first and last of its [`Builder::user_links`] (or [`NO_EDGE`]): a list in
+    /// one array, so no phi allocates, and a removed phi's users move to its replacement in
+    /// O(1).
+    users: Vec<(u32, u32)>,
+    /// The lists of [`Builder::users`]: a user phi and the next link.
+    user_links: Vec<(u32, u32)>,
     /// Removed phis: what replaced them.
     alias: FxHashMap<V, V>,
     pending: Vec<u32>,
@@ -247,6 +252,7 @@ impl<V: Copy + Eq + Hash> Default for Builder<V> {
             phi_of: FxHashMap::default(),
             ops: Vec::new(),
             users: Vec::new(),
+            user_links: Vec::new(),
             alias: FxHashMap::default(),
             pending: Vec::new(),
             reachable: Vec::new(),
@@ -275,6 +281,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         self.phi_of.clear();
         self.ops.clear();
         self.users.clear();
+        self.user_links.clear();
         self.alias.clear();
         self.pending.clear();
         self.reachable.clear();
@@ -390,16 +397,25 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             self.reachable = (0..self.blocks.len())
                 .map(|b| cfg.is_reachable(Block::new(b)))
                 .collect();
+            let mut work = std::mem::take(&mut self.work);
+            work.clear();
             if !self.pending.is_empty() {
                 for v in 0..self.last.len() {
                     if let Some((b, val)) = self.last[v] {
                         self.defs.push((b, Var(v as u32), val));
                     }
                 }
-                self.resolve_pending(cfg, sink);
+                self.resolve_pending(cfg, sink, &mut work);
             }
-            let mut work: Vec<u32> = (0..self.phis.len() as u32).rev().collect();
+            // Every phi completed before was looked at then, and again whenever an operand of
+            // it was removed; what is left to look at: the phis the resolution touched, and
+            // every phi when some edge comes from an unreachable block.
+            if self.reachable.contains(&false) {
+                work.clear();
+                work.extend((0..self.phis.len() as u32).rev());
+            }
             self.remove_trivial(&mut work, sink);
+            self.work = work;
         }
         let stats = self.stats;
         self.reset();
@@ -550,7 +566,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             state,
             ops: 0..0,
         });
-        self.users.push(Vec::new());
+        self.users.push((NO_EDGE, NO_EDGE));
         self.phi_of.insert(value, k);
         self.set_memo(var, block, value);
         self.stats.phis_made += 1;
@@ -595,10 +611,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             }
             prev = Some(op);
             if let Some(&q) = self.phi_of.get(&op) {
-                let users = &mut self.users[q as usize];
-                if users.last() != Some(&k) {
-                    users.push(k);
-                }
+                self.add_user(q, k);
             }
         }
     }
@@ -643,7 +656,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                 Some(v) => v,
                 None => sink.undefined(var),
             };
-            work.extend(self.users[k as usize].iter().copied().filter(|&u| u != k));
+            self.push_users(k, work);
             self.remove(k, by, sink);
         }
     }
@@ -657,16 +670,53 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         sink.replace_phi(value, by);
         self.alias.insert(value, by);
         self.stats.phis_removed += 1;
-        let users = std::mem::take(&mut self.users[k as usize]);
-        if let Some(&q) = self.phi_of.get(&by) {
-            self.users[q as usize].extend(users);
+        let (first, last) = std::mem::replace(&mut self.users[k as usize], (NO_EDGE, NO_EDGE));
+        if let (Some(&q), true) = (self.phi_of.get(&by), first != NO_EDGE) {
+            match self.users[q as usize] {
+                (NO_EDGE, _) => self.users[q as usize] = (first, last),
+                (head, tail) => {
+                    self.user_links[tail as usize].1 = first;
+                    self.users[q as usize] = (head, last);
+                }
+            }
+        }
+    }
+
+    /// Pushes the phis that use phi `k` (other than `k`) onto `work`.
+    fn push_users(&self, k: u32, work: &mut Vec<u32>) {
+        let mut l = self.users[k as usize].0;
+        while let Some(&(u, next)) = self.user_links.get(l as usize) {
+            if u != k {
+                work.push(u);
+            }
+            l = next;
+        }
+    }
+
+    /// Notes that phi `k` takes phi `q` as an operand (once per run of operands: the last user
+    /// noted is not noted again).
+    fn add_user(&mut self, q: u32, k: u32) {
+        let (head, tail) = self.users[q as usize];
+        if tail != NO_EDGE && self.user_links[tail as usize].0 == k {
+            return;
+        }
+        let l = self.user_links.len() as u32;
+        self.user_links.push((k, NO_EDGE));
+        match head {
+            NO_EDGE => self.users[q as usize] = (l, l),
+            _ => {
+                self.user_links[tail as usize].1 = l;
+                self.users[q as usize] = (head, l);
+            }
         }
     }
 
     /// Resolves every pending phi by the whole-function construction over what the builder
     /// recorded: per block, its complete phis (definitions at its start), its pending phis
     /// (uses at its start) and its last definition of each variable.
-    fn resolve_pending<S: Sink<Value = V>>(&mut self, cfg: Cfg, sink: &mut S) {
+    /// The phis it gives operands to, and the users of the pending phis it replaces, go onto
+    /// `work` (to be looked at for triviality).
+    fn resolve_pending<S: Sink<Value = V>>(&mut self, cfg: Cfg, sink: &mut S, work: &mut Vec<u32>) {
         let n = self.blocks.len();
         let r = self.recorded(n);
         let opts = Options {
@@ -720,10 +770,12 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                 by_pred[q.index()] = None;
             }
             self.set_operands(phi_val[i].0, start, sink);
+            work.push(phi_val[i].0);
         }
         for &(k, v) in ssa.uses() {
             if self.phis[k as usize].state == State::Pending {
                 let by = conv(self, sink, v);
+                self.push_users(k, work);
                 self.remove(k, by, sink);
             }
         }
