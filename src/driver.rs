@@ -84,8 +84,11 @@ pub fn time_report(report: &JobReport, before: &[(&str, Duration)], total: Durat
     timing::render(&rows, &report.parts, total)
 }
 
+/// Named stage times.
+type Stages = Vec<(String, Duration)>;
+
 /// The pass rows of `run` (thread time per pass), and its part-of rows apart.
-fn pass_times(run: &RunReport) -> (Vec<(String, Duration)>, Vec<(String, Duration)>) {
+fn pass_times(run: &RunReport) -> (Stages, Stages) {
     let (parts, passes) = run
         .timings
         .iter()

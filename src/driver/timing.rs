@@ -67,7 +67,7 @@ pub fn render(rows: &[TimeRow], parts: &[(String, Duration)], total: Duration) -
     let mut rows = rows.to_vec();
     let timed: Duration = rows.iter().map(|r| r.wall).sum();
     rows.push(TimeRow::alone("Untimed", total.saturating_sub(timed)));
-    rows.sort_by(|a, b| b.wall.cmp(&a.wall));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.wall));
     let mut s = table("mem2reg execution timing report", &rows, total);
     if !parts.is_empty() {
         let rows: Vec<TimeRow> = parts
