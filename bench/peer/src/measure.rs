@@ -1,7 +1,7 @@
 //! Timing: repeat a build until enough runs (and time) are collected, keep the median; and run
 //! one benchmark case (one shape at one size) on every side.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::cranelift_side::CraneliftTimer;
 use crate::ours::OursTimer;
@@ -42,6 +42,16 @@ pub struct Sample {
     pub median: Duration,
     /// How many runs were timed (after one untimed warm-up).
     pub runs: usize,
+}
+
+/// Times one call of `build` (building one function); dropping what it built happens after
+/// the clock stops, so neither side pays for freeing its output.
+pub fn time_build<T>(build: impl FnOnce() -> T) -> Duration {
+    let start = Instant::now();
+    let built = build();
+    let elapsed = start.elapsed();
+    drop(std::hint::black_box(built));
+    elapsed
 }
 
 /// One warm-up call, then timed calls of `once` as `policy` says; `once` returns the time of

@@ -11,7 +11,7 @@
 //! functions as cranelift's `FunctionBuilderContext` is. Scripts are validated before they are
 //! replayed, so a refused call is a bug of the harness: it panics with the builder's message.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use toy_ir::frontend::{FrontendError, FunctionBuilder};
 use toy_ir::{BinOp, Block, Function, Merges, Operand, Var};
@@ -131,11 +131,7 @@ impl OursTimer {
     /// Time one build: replay and `finish`; dropping the built function happens after the clock
     /// stops (as on cranelift's side).
     pub fn time_once(&mut self, script: &Script) -> Duration {
-        let start = Instant::now();
-        let func = build(script, &mut self.fb);
-        let elapsed = start.elapsed();
-        drop(std::hint::black_box(func));
-        elapsed
+        crate::measure::time_build(|| build(script, &mut self.fb))
     }
 }
 
