@@ -14,15 +14,20 @@ Sections (--sections, comma-separated, default all):
           rw and m2r run on the largest real modules: the sqlite3 amalgamation (clang-19 -O0,
           -O0 -g, -O1 -disable-llvm-passes), zstd's largest unit (zstd_lazy.c, -O0 and -O0 -g:
           heavy force-inlined code) and Lua 5.4's VM loop (lvm.c, -O0 -g); they are built
-          by scripts/corpus.py into target/bench-inputs/ when missing.
-  pass    the promotion pass alone on the same real modules: our `pass mem2reg` time from
-          --time-passes with --threads 1 (so it is one thread's time, like opt's) against
+          by scripts/corpus.py into target/bench-inputs/ when missing. Also built here: the
+          whole Lua 5.4 interpreter in one module as Lua's onelua.c makes it (-O0 and -O0 -g,
+          LUA_USE_JUMPTABLE: computed goto, so blockaddress), from lua-src in cargo's
+          registry, and a generated dispatch loop with 1,000 blockaddress targets.
+  pass    the promotion pass alone on the same real modules: our `mem2reg` row's thread time
+          from --time-passes with --threads 1 (so it is one thread's time, like opt's) against
           opt-19's PromotePass line from -time-passes (neither counts parsing or printing).
           opt times the DominatorTreeAnalysis and AssumptionAnalysis PromotePass asks for on
           lines of their own; ours computes its CFG and dominator tree inside the pass and
-          reports their share on the line "pass mem2reg, of which CFG and dominator tree".
+          reports their share on the row "mem2reg, of which CFG and dominator tree".
           Three ratios: ours whole / PromotePass; ours without CFG and dominator tree /
           PromotePass (like for like); ours whole / PromotePass + its two analyses.
+  cpu1    one core: user + system CPU time of `mem2reg --threads=1` against opt-19's, on the
+          same real modules and gen_scale.py chain 1000 100 (the bar: 0.2x).
   growth  gen_scale.py shapes ladder/nest/switch/chain at N = --sizes (1000,4000,16000),
           V = 100: time per size and growth factor per 4x N, ours and opt-19's (mem2reg).
           opt is stopped after --opt-timeout seconds (default 300) and reported as
@@ -39,6 +44,12 @@ Sections (--sections, comma-separated, default all):
           cfg, dom, frontier, placement, renaming, phielim, and all at once) for a generated
           function of ~1,000 instructions in 47 blocks; median ms of --runs (at least 15)
           requests on loopback. The bar: every view under 100 ms. Needs no opt.
+  peer    on-the-fly SSA construction (bench/peer/bench_section.py): our builder (toy-ir's
+          FunctionBuilder over ssa::construct::on_the_fly) against cranelift-frontend on the
+          same front-end scripts (wasmtime issue 4923's chain, ladder/nest/switch at 1000,
+          4000, 16000, straight-line code); `peer SHAPE N ours_s cranelift_s ratio` per case
+          (medians of at least 5 interleaved runs) and growth per 4x N. Bars: ratio <= 0.5,
+          our growth <= 4.5; a miss prints FAIL and the exit status is 1. Needs no opt.
 
 Usage:
   python3 bench/bench.py                                 # everything, 3 runs each
@@ -76,6 +87,17 @@ REAL = [
     ("crates/zstd/zstd_lib_compress_zstd_lazy.c19-O0g.ll", "zstd_lazy -O0 -g"),
     ("crates/lua/lua-5.4.7_lvm.c19-O0g.ll", "lua 5.4 lvm -O0 -g"),
 ]
+# Large modules built here rather than by corpus.py (see extra_inputs): a whole interpreter in one
+# translation unit with computed goto and -g, and a generated dispatch loop with many
+# blockaddress targets. Both stream (their blockaddress needs the targets' numbering only).
+EXTRA = [("onelua/onelua-5.4.7.c19-O0g.ll", "lua 5.4 onelua -O0 -g"),
+         ("onelua/onelua-5.4.7.c19-O0.ll", "lua 5.4 onelua -O0"),
+         ("synth/dispatch-N1000.ll", "dispatch 1000 labels")]
+# Lua's own onelua.c order: core, then auxiliary library, then standard libraries.
+ONELUA_FILES = ["lzio", "lctype", "lopcodes", "lmem", "lundump", "ldump", "lstate", "lgc", "llex",
+                "lcode", "lparser", "ldebug", "lfunc", "lobject", "ltm", "lstring", "ltable", "ldo",
+                "lvm", "lapi", "lauxlib", "lbaselib", "lcorolib", "ldblib", "liolib", "lmathlib",
+                "loadlib", "loslib", "lstrlib", "ltablib", "lutf8lib", "linit"]
 SHAPES = ["ladder", "nest", "switch", "chain"]
 # A command is run until its runs add up to MIN_SECONDS (at least --runs, at most MAX_RUNS).
 MIN_SECONDS = 1.0
@@ -198,7 +220,93 @@ def ensure_real_inputs(args):
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         if p.returncode != 0:
             harness.die("corpus.py failed:\n" + p.stdout.decode(errors="replace")[-2000:])
-    return [(os.path.join(INPUTS, p), label) for p, label in REAL if os.path.exists(os.path.join(INPUTS, p))]
+    return [(os.path.join(INPUTS, p), label) for p, label in REAL if os.path.exists(os.path.join(INPUTS, p))] + extra_inputs()
+
+
+def onelua_source():
+    """The Lua 5.4.7 sources of the lua-src crate in cargo's registry (fetched by corpus.py's
+    crates set), or None."""
+    import glob
+    home = os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo"))
+    found = sorted(glob.glob(os.path.join(home, "registry", "src", "*", "lua-src-*", "lua-5.4.7")))
+    return found[-1] if found else None
+
+
+def build_onelua(out, debug):
+    """Lua 5.4.7, core and libraries, as one translation unit the way Lua's onelua.c includes
+    them (generated, not committed: Lua is MIT-licensed, its sources stay in the registry),
+    compiled with clang-19 -O0 [-g] -Xclang -disable-O0-optnone and LUA_USE_JUMPTABLE, so
+    luaV_execute dispatches by computed goto through a table of blockaddress constants."""
+    src = onelua_source()
+    if not src:
+        return False
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    c = os.path.join(os.path.dirname(out), "onelua.c")
+    with open(c, "w") as fh:
+        fh.write("/* generated by bench/bench.py: Lua's onelua.c, core and libraries in one unit */\n"
+                 "#define LUA_CORE\n#define LUA_LIB\n#include \"lprefix.h\"\n")
+        fh.writelines(f'#include "{f}.c"\n' for f in ONELUA_FILES)
+    cmd = ["clang-19", "-S", "-emit-llvm", "-w", "-O0", "-Xclang", "-disable-O0-optnone",
+           "-DLUA_USE_JUMPTABLE=1", "-DLUA_USE_LINUX", "-I", src, c, "-o", out + ".part"]
+    if debug:
+        cmd.insert(4, "-g")
+    if subprocess.run(cmd).returncode != 0:
+        return False
+    os.replace(out + ".part", out)
+    return True
+
+
+def dispatch_ir(n, helpers=200):
+    """A bytecode-interpreter shape: one function whose dispatch loop jumps through a table of
+    `n` blockaddress constants (numbered labels, as clang writes them) with `indirectbr`, its
+    state in stack slots as at -O0, and `helpers` small functions around it."""
+    out = [f"@tab = internal constant [{n} x ptr] ["
+           + ", ".join(f"ptr blockaddress(@interp, %{10 + 12 * k})" for k in range(n)) + "]\n"]
+    out.append("define i32 @interp(ptr %0, i32 %1) {\n  %3 = alloca ptr, align 8\n"
+               "  %4 = alloca i32, align 4\n  %5 = alloca i32, align 4\n"
+               "  store ptr %0, ptr %3, align 8\n  store i32 0, ptr %4, align 4\n"
+               "  store i32 %1, ptr %5, align 4\n  br label %6\n\n6:\n"
+               "  %7 = load ptr, ptr %3, align 8\n  %8 = load i32, ptr %7, align 4\n"
+               f"  %9 = urem i32 %8, {n}\n  %x = zext i32 %9 to i64\n"
+               f"  %p = getelementptr [{n} x ptr], ptr @tab, i64 0, i64 %x\n"
+               "  %t = load ptr, ptr %p, align 8\n  indirectbr ptr %t, ["
+               + ", ".join(f"label %{10 + 12 * k}" for k in range(n)) + ", label %exit]\n")
+    for k in range(n):
+        b = 10 + 12 * k
+        out.append(f"\n{b}:\n  %{b + 1} = load i32, ptr %4, align 4\n  %{b + 2} = add i32 %{b + 1}, {k}\n"
+                   f"  store i32 %{b + 2}, ptr %4, align 4\n  %{b + 3} = load ptr, ptr %3, align 8\n"
+                   f"  %{b + 4} = getelementptr i32, ptr %{b + 3}, i64 1\n  store ptr %{b + 4}, ptr %3, align 8\n"
+                   f"  %{b + 5} = load i32, ptr %5, align 4\n  %{b + 6} = sub i32 %{b + 5}, 1\n"
+                   f"  store i32 %{b + 6}, ptr %5, align 4\n  %{b + 7} = icmp eq i32 %{b + 6}, 0\n"
+                   f"  %{b + 8} = load i32, ptr %4, align 4\n  %{b + 9} = xor i32 %{b + 8}, %{b + 6}\n"
+                   f"  %{b + 10} = icmp slt i32 %{b + 9}, 0\n"
+                   f"  br i1 %{b + 7}, label %exit, label %6\n")
+    out.append("\nexit:\n  %r = load i32, ptr %4, align 4\n  ret i32 %r\n}\n")
+    for h in range(helpers):
+        out.append(f"\ndefine i32 @h{h}(i32 %0) {{\n  %2 = alloca i32, align 4\n  store i32 %0, ptr %2, align 4\n"
+                   f"  %3 = load i32, ptr %2, align 4\n  %4 = mul i32 %3, {h + 1}\n  store i32 %4, ptr %2, align 4\n"
+                   "  %5 = load i32, ptr %2, align 4\n  ret i32 %5\n}\n")
+    return "".join(out)
+
+
+def extra_inputs():
+    """The EXTRA modules, built when missing (onelua needs lua-src in cargo's registry)."""
+    found = []
+    for rel, label in EXTRA:
+        path = os.path.join(INPUTS, rel)
+        if not os.path.exists(path):
+            if rel.startswith("onelua/"):
+                if not build_onelua(path, "O0g" in rel):
+                    print(f"skipping {label}: no lua-src 5.4.7 in cargo's registry (scripts/corpus.py --sets crates fetches it)")
+                    continue
+            else:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                n = int(rel.split("-N")[1].split(".")[0])
+                with open(path + ".part", "w") as fh:
+                    fh.write(dispatch_ir(n))
+                os.replace(path + ".part", path)
+        found.append((path, label))
+    return found
 
 
 def scale_input(shape, n, v):
@@ -232,6 +340,53 @@ def section_real(b, kind, inputs):
               f"{cell(r['ours'], 'rss_mb', '{:.0f}'):>9} {cell(r['opt'], 'rss_mb', '{:.0f}'):>9} {ratio(r['rss_ratio']):>7}"
               + ("" if r["ours"]["status"] == "ok" else f"   ours: {r['ours']['status']}"), flush=True)
         rows.append({"module": os.path.relpath(path, INPUTS), "label": label, "mb": round(mb, 2), **r})
+    return rows
+
+
+def cpu_once(cmd, out_path, timeout):
+    """Run cmd once; returns (user + system CPU seconds, peak RSS MiB) or None on failure."""
+    p = subprocess.Popen(cmd + ["-o", out_path], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    timer = threading.Timer(timeout, p.kill) if timeout else None
+    if timer:
+        timer.start()
+    _, status, ru = os.wait4(p.pid, 0)
+    if timer:
+        timer.cancel()
+    if os.path.exists(out_path):
+        os.remove(out_path)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return None
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
+
+
+def section_cpu1(b, inputs):
+    """One core: CPU time (user + system) of `mem2reg --threads=1 IN -o OUT` against opt-19's
+    `-passes=mem2reg -S IN -o OUT`, alternating, median of --runs (the bar: 0.2x)."""
+    a = b.args
+    print(f"\n== one core: mem2reg --threads=1 IN -o OUT  vs  opt-19 -passes=mem2reg -S IN -o OUT,"
+          f" user+system CPU seconds (median of {a.runs}; ratio = ours/opt)")
+    print(f"{'module':<22} {'MB':>6} {'ours cpu':>9} {'opt cpu':>9} {'ratio':>7} {'ours MiB':>9} {'opt MiB':>9}")
+    rows = []
+    for path, label in inputs:
+        ours, opt = [], []
+        for _ in range(a.runs):
+            o = cpu_once(b.tool + ["--threads=1", path], b.out("ours"), a.timeout)
+            if o is None:
+                b.ours_failed = True
+                break
+            ours.append(o)
+            p = cpu_once([a.opt, "-passes=mem2reg", "-S", path], b.out("opt"), a.opt_timeout)
+            if p is not None:
+                opt.append(p)
+        med = lambda xs, k: statistics.median(x[k] for x in xs) if xs else None  # noqa: E731
+        oc, pc = med(ours, 0), med(opt, 0)
+        r = oc / pc if oc and pc else None
+        fmt = lambda x, f="{:.3f}": f.format(x) if x is not None else "-"  # noqa: E731
+        print(f"{label:<22} {os.path.getsize(path) / 1e6:>6.1f} {fmt(oc):>9} {fmt(pc):>9} {ratio(r):>7} "
+              f"{fmt(med(ours, 1), '{:.0f}'):>9} {fmt(med(opt, 1), '{:.0f}'):>9}", flush=True)
+        rows.append({"module": os.path.relpath(path, INPUTS), "label": label, "ours_cpu_s": oc,
+                     "opt_cpu_s": pc, "ratio": r and round(r, 3)})
     return rows
 
 
@@ -317,6 +472,12 @@ def opt_wall_pat(name):
     return r"([0-9.]+) \(\s*[0-9.]+%\)\s+" + name + r"\s*$"
 
 
+def ours_thread_pat(name):
+    """The thread-time column (the first) of row `name` of our --time-passes table (opt's
+    layout: thread time, wall time, name); with --threads 1 it is one thread's time."""
+    return r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+[0-9.]+ \(\s*[0-9.]+%\)\s+" + name + r"\s*$"
+
+
 OPT_PROMOTE_PAT = opt_wall_pat("PromotePass")
 # What PromotePass asks the analysis manager for; opt times them on their own lines (the
 # pass's own timer stops while they run). Ours computes its CFG and dominator tree inside
@@ -368,8 +529,8 @@ def section_pass(b, inputs):
     for path, label in inputs:
         o, p, pa, orest = stage_medians(
             b, b.tool + ["--threads", "1", "--time-passes", "-disable-output", path],
-            r"^\s*pass mem2reg: ([0-9.]+) s", 1, path,
-            ours_part=r"^\s*pass mem2reg, of which CFG and dominator tree: ([0-9.]+) s")
+            ours_thread_pat("mem2reg"), 1, path,
+            ours_part=ours_thread_pat("mem2reg, of which CFG and dominator tree"))
         r = o / p if o and p else None
         rr = orest / p if orest and p else None
         ra = o / pa if o and pa else None
@@ -398,7 +559,7 @@ def section_analyses(b, shapes, sizes, v):
             f = scale_input(shape, n, v)
             skip_opt = (shape, str(n)) in skip
             o, p, _ = stage_medians(b, b.tool + ["--passes=analyses", "-disable-output", "--time-passes", f],
-                                    r"^\s*pass analyses: ([0-9.]+) s", ANALYSES_RUNS_PER_RUN, f, skip_opt)
+                                    ours_thread_pat("analyses"), ANALYSES_RUNS_PER_RUN, f, skip_opt)
             go = o / prev["ours"] if o and prev.get("ours") else None
             gp = p / prev["opt"] if p and prev.get("opt") else None
             r = o / p if o and p else None
@@ -417,7 +578,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--tool", default=harness.DEFAULT_TOOL)
     ap.add_argument("--opt", default="opt-19")
-    ap.add_argument("--sections", default="rw,m2r,pass,growth,phielim,analyses,playground")
+    ap.add_argument("--sections", default="rw,m2r,pass,cpu1,growth,phielim,analyses,playground,peer")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--shapes", default=",".join(SHAPES))
     ap.add_argument("--sizes", default="1000,4000,16000")
@@ -430,7 +591,7 @@ def main():
     if a.quick:
         a.runs, a.sizes = 1, "1000,4000"
     sections = [s for s in a.sections.split(",") if s]
-    if any(s != "playground" for s in sections):
+    if any(s not in ("playground", "peer") for s in sections):
         harness.require(a.opt)
     b = Bench(a)
     shapes = [s for s in a.shapes.split(",") if s]
@@ -439,13 +600,16 @@ def main():
     print(f"bench: tool {' '.join(b.tool)} vs {a.opt}; {os.cpu_count()} cores; runs {a.runs}")
     result = {"tool": " ".join(b.tool), "opt": a.opt, "runs": a.runs}
     try:
-        if "rw" in sections or "m2r" in sections or "pass" in sections:
+        if any(s in sections for s in ("rw", "m2r", "pass", "cpu1")):
             inputs = ensure_real_inputs(a)
             for s in ("rw", "m2r"):
                 if s in sections:
                     result[s] = section_real(b, s, inputs)
             if "pass" in sections:
                 result["pass"] = section_pass(b, inputs)
+            if "cpu1" in sections:
+                chain = (scale_input("chain", 1000, 100), "chain 1000 100")
+                result["cpu1"] = section_cpu1(b, inputs + [chain])
         if "growth" in sections:
             result["growth"] = section_growth(b, shapes, sizes, a.vars)
         if "phielim" in sections:
@@ -455,6 +619,10 @@ def main():
         if "playground" in sections:
             import playground  # bench/playground.py
             result["playground"] = playground.run(b.tool[0], max(a.runs, 15))
+        if "peer" in sections:
+            sys.path.insert(0, os.path.join(HERE, "peer"))
+            import bench_section as peer  # bench/peer/bench_section.py
+            result["peer"] = peer.run(a.runs)
     finally:
         for f in os.listdir(b.tmp):
             os.remove(os.path.join(b.tmp, f))
@@ -463,7 +631,8 @@ def main():
     result["ours_failed"] = b.ours_failed
     print(f"\nbench took {harness.fmt_s(result['seconds'])}" + ("; OUR TOOL FAILED somewhere (see tables)" if b.ours_failed else ""))
     print(json.dumps({"bench": result}))
-    sys.exit(1 if b.ours_failed else 0)
+    peer_failed = bool(result.get("peer", {}).get("failed"))
+    sys.exit(1 if b.ours_failed or peer_failed else 0)
 
 
 if __name__ == "__main__":

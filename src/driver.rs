@@ -8,10 +8,16 @@
 //! functions ahead of the writer, so memory is the module context plus a few functions, not
 //! the whole IR.
 //!
+//! A module with `blockaddress` streams too. Printing `blockaddress(@f, %N)` needs `@f`'s
+//! block numbering after the passes, so the functions the input names after `blockaddress(`
+//! (found by one scan of the input: the *targets*) are claimed first, ahead of the window;
+//! workers print every function at once, with its `blockaddress` constants marked
+//! ([`printer::BlockAddresses::deferred`]); the writer, before it writes module text or a
+//! function with `blockaddress`, waits for every target's numbering and rewrites them.
+//!
 //! Invariants: the output is byte-identical to reading the whole module, running
-//! [`crate::pipeline::run`] and [`crate::text::print_module`] (what modules with
-//! `blockaddress` do, since printing one function may need another's block numbers, and
-//! pipelines with module passes such as `debugify`);
+//! [`crate::pipeline::run`] and [`crate::text::print_module`] (what pipelines with module
+//! passes such as `debugify` do);
 //! nothing depends on the thread count; on any error nothing is written past what the
 //! caller can discard (the CLI writes to a temporary file and renames it only on success),
 //! and the error reported is the one a sequential run would report: the first parse error
@@ -60,20 +66,49 @@ pub enum JobError {
     Io(String),
 }
 
+pub mod timing;
+use timing::TimeRow;
+
 /// What a job reports besides its output.
 #[derive(Clone, Debug, Default)]
 pub struct JobReport {
     /// Pass reports, merged in function order.
     pub run: RunReport,
-    /// Time reading the module level, and (summed over functions) reading bodies,
-    /// verifying input and printing.
-    pub times: Vec<(&'static str, Duration)>,
+    /// Where the job's wall time went, stage by stage ([`timing`]).
+    pub rows: Vec<TimeRow>,
+    /// Parts of those stages timed apart (mem2reg's CFG and dominator trees), thread time.
+    pub parts: Vec<(String, Duration)>,
+}
+
+/// The `--time-passes` report of `report`, with the CLI's own stages (`before`: reading the
+/// input file, ...) and the run's whole wall time `total`.
+pub fn time_report(report: &JobReport, before: &[(&str, Duration)], total: Duration) -> String {
+    let mut rows: Vec<TimeRow> = before.iter().map(|(n, d)| TimeRow::alone(n, *d)).collect();
+    rows.extend(report.rows.iter().cloned());
+    timing::render(&rows, &report.parts, total)
+}
+
+/// Named stage times.
+type Stages = Vec<(String, Duration)>;
+
+/// The pass rows of `run` (thread time per pass), and its part-of rows apart.
+fn pass_times(run: &RunReport) -> (Stages, Stages) {
+    let (parts, passes) = run
+        .timings
+        .iter()
+        .map(|(n, d)| (n.to_string(), *d))
+        .partition(|(n, _)| n == pipeline::MEM2REG_ANALYSES);
+    (passes, parts)
 }
 
 /// One function's finished work.
 struct Done {
     facts: reader::module_end::BodyFacts,
     printed: Printed,
+    /// `printed` holds `blockaddress` constants still to rewrite.
+    marked: bool,
+    /// A target's block numbering (moved to [`State::blocks`] when it is done).
+    blocks: Option<printer::FunctionBlocks>,
     new_md: Vec<Vec<u8>>,
     needs_decls: Vec<&'static str>,
     report: FunctionReport,
@@ -113,16 +148,25 @@ fn run_on_big_stack(
         module::read_module(src).map_err(|e| JobError::Parse(reader::render(src, e)))?;
     let ctx = Arc::new(ctx);
     let mut report = JobReport::default();
-    report.times.push(("read module level", t0.elapsed()));
+    report
+        .rows
+        .push(TimeRow::alone("Read module level", t0.elapsed()));
     // Module passes (`debugify`, ...) need the whole module: see `crate::stages`.
-    if ctx.has_blockaddress || opts.passes.iter().any(|p| p.is_module_pass()) {
+    if opts.passes.iter().any(|p| p.is_module_pass()) {
         return whole_module(source, ctx, items, opts, out, report);
     }
     stream(&source, &ctx, &items, opts, out, report)
 }
 
-/// Reads, changes and prints function `i`.
-fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> Result<Done, Fail> {
+/// Reads, changes and prints function `i` (`target`: another function's text may name its
+/// blocks, so its numbering goes to [`Done::blocks`]).
+fn process(
+    source: &Arc<[u8]>,
+    ctx: &ModuleCtx,
+    i: usize,
+    opts: &JobOptions,
+    target: bool,
+) -> Result<Done, Fail> {
     let t = Instant::now();
     let (f, facts) = reader::function::read_function(source, ctx, i);
     let mut f = match f {
@@ -143,14 +187,28 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
         return Err(Fail::Other);
     }
     let t = Instant::now();
+    let mut marked = false;
     let printed = match opts.print {
+        true if ctx.has_blockaddress => {
+            let deferred = printer::BlockAddresses::deferred();
+            let p = printer::print_for_module(&f, Some(&deferred));
+            marked = printer::BlockAddresses::has_marks(&p.text);
+            p
+        }
         true => printer::print_for_module(&f, None),
         false => Printed::default(),
+    };
+    let blocks = if target {
+        printer::FunctionBlocks::of(&f)
+    } else {
+        None
     };
     let print = t.elapsed();
     Ok(Done {
         facts,
         printed,
+        marked,
+        blocks,
         new_md: std::mem::take(&mut f.new_md),
         needs_decls: std::mem::take(&mut f.needs_decls),
         report,
@@ -164,9 +222,15 @@ fn process(source: &Arc<[u8]>, ctx: &ModuleCtx, i: usize, opts: &JobOptions) -> 
 ///
 /// Invariants: `next` only grows; a worker owns functions `[claimed, claimed + k)` it took
 /// with one `fetch_add` on `next` (a chunk: consecutive functions worth about [`CHUNK_BYTES`]
-/// of input, so small functions do not cost a wake-up each); `state.slots[i]` is filled once
-/// by the owner of `i` and taken once by the writer.
+/// of input, so small functions do not cost a wake-up each), but for targets, which it owns
+/// when it took their index in `targets` from `next_target` (every worker takes targets
+/// before chunks); `state.slots[i]` is filled once by the owner of `i` and taken once by the
+/// writer.
 struct Shared {
+    /// The target functions (sorted), and by function whether it is one.
+    targets: Vec<usize>,
+    is_target: Vec<bool>,
+    next_target: AtomicUsize,
     state: Mutex<State>,
     /// The writer waits here for `state.wanted`.
     done: Condvar,
@@ -184,6 +248,11 @@ struct State {
     wanted: usize,
     /// Workers waiting for space in the window.
     waiting: usize,
+    /// Targets processed, and the numberings of those that succeeded.
+    targets_done: usize,
+    blocks: Vec<printer::FunctionBlocks>,
+    /// The writer waits for every target.
+    wants_targets: bool,
 }
 
 /// About how much input (bytes of function bodies) a worker claims at once.
@@ -212,10 +281,46 @@ fn claim(shared: &Shared, spans: &[module::FunctionSpan]) -> std::ops::Range<usi
     }
 }
 
+/// Processes function `i` (a bug's panic is caught and becomes its result).
+fn run_one(
+    source: &Arc<[u8]>,
+    ctx: &ModuleCtx,
+    i: usize,
+    opts: &JobOptions,
+    target: bool,
+) -> Result<Done, Fail> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        process(source, ctx, i, opts, target)
+    }))
+    .unwrap_or_else(|p| Err(Fail::Panic(p)))
+}
+
+/// Processes the next unclaimed target, if any is left: outside the window, since the writer
+/// may need its numbering before it writes anything.
+fn target_step(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions) -> bool {
+    let k = shared.next_target.fetch_add(1, Ordering::Relaxed);
+    let Some(&i) = shared.targets.get(k) else {
+        return false;
+    };
+    let mut r = run_one(source, ctx, i, opts, true);
+    let blocks = r.as_mut().ok().and_then(|d| d.blocks.take());
+    let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+    g.slots[i] = Some(r);
+    g.blocks.extend(blocks);
+    g.targets_done += 1;
+    if g.wanted == i || (g.wants_targets && g.targets_done == shared.targets.len()) {
+        shared.done.notify_one();
+    }
+    true
+}
+
 fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions) {
     loop {
         if shared.abort.load(Ordering::Relaxed) {
             return;
+        }
+        if target_step(shared, source, ctx, opts) {
+            continue;
         }
         let chunk = claim(shared, &ctx.functions);
         if chunk.is_empty() {
@@ -232,18 +337,14 @@ fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOption
             g.waiting -= 1;
         }
         let mut results = Vec::with_capacity(chunk.len());
-        for i in chunk.clone() {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                process(source, ctx, i, opts)
-            }))
-            .unwrap_or_else(|p| Err(Fail::Panic(p)));
-            results.push(r);
+        for i in chunk.clone().filter(|&i| !shared.is_target[i]) {
+            results.push((i, run_one(source, ctx, i, opts, false)));
         }
         let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-        for (i, r) in chunk.clone().zip(results) {
+        for (i, r) in results {
             g.slots[i] = Some(r);
         }
-        if chunk.contains(&g.wanted) {
+        if chunk.contains(&g.wanted) && !shared.is_target[g.wanted] {
             shared.done.notify_one();
         }
     }
@@ -283,11 +384,26 @@ fn stream(
     mut report: JobReport,
 ) -> Result<JobReport, JobError> {
     let n = ctx.functions.len();
+    let targets = if ctx.has_blockaddress {
+        targets(source, ctx)
+    } else {
+        Vec::new()
+    };
+    let mut is_target = vec![false; n];
+    for &i in &targets {
+        is_target[i] = true;
+    }
     let shared = Shared {
+        targets,
+        is_target,
+        next_target: AtomicUsize::new(0),
         state: Mutex::new(State {
             slots: (0..n).map(|_| None).collect(),
             wanted: usize::MAX,
             waiting: 0,
+            targets_done: 0,
+            blocks: Vec::new(),
+            wants_targets: false,
         }),
         done: Condvar::new(),
         space: Condvar::new(),
@@ -297,7 +413,8 @@ fn stream(
     };
     let threads = opts.run.threads.max(1).min(n.max(1));
     let mut failed: Option<Fail> = None;
-    let mut times = [Duration::ZERO; 3];
+    let mut times = [Duration::ZERO; 4];
+    let t_phase = Instant::now();
     let res: Result<(), JobError> = std::thread::scope(|s| {
         for _ in 0..threads {
             reader::s_spawn(s, || worker(&shared, source, ctx, opts));
@@ -332,9 +449,18 @@ fn stream(
         Some(Fail::Other) => return Err(first_error(source, ctx, opts)),
         None => {}
     }
-    report.times.push(("read bodies", times[0]));
-    report.times.push(("verify input", times[1]));
-    report.times.push(("print", times[2]));
+    let (passes, parts) = pass_times(&report.run);
+    let mut stages = vec![
+        ("Read function bodies".to_string(), times[0]),
+        ("Verify input".to_string(), times[1]),
+    ];
+    stages.extend(passes);
+    stages.push(("Print".to_string(), times[2]));
+    stages.push(("Write output".to_string(), times[3]));
+    report
+        .rows
+        .extend(timing::split_phase(t_phase.elapsed(), stages));
+    report.parts = parts;
     Ok(report)
 }
 
@@ -354,21 +480,81 @@ fn write_items(
     opts: &JobOptions,
     out: &mut dyn Output,
     run: &mut RunReport,
-    times: &mut [Duration; 3],
+    times: &mut [Duration; 4],
+) -> Result<(), Step> {
+    let t_start = Instant::now();
+    let mut waited = Duration::ZERO;
+    let r = write_all_items(
+        shared,
+        source,
+        ctx,
+        items,
+        opts,
+        out,
+        run,
+        times,
+        &mut waited,
+    );
+    times[3] = t_start.elapsed().saturating_sub(waited);
+    r
+}
+
+/// Item `k`, `it`, as the module writer takes it (its text rewritten when `rewritten` has it).
+fn entry_of<'s>(
+    source: &'s [u8],
+    rewritten: &'s [Option<Vec<u8>>],
+    k: usize,
+    it: &'s ItemSpan,
+) -> Entry<'s> {
+    if let Some(Some(t)) = rewritten.get(k) {
+        return Entry::Text(t);
+    }
+    match it {
+        ItemSpan::Text(s, e) => Entry::Text(&source[*s..*e]),
+        ItemSpan::Owned(bytes) => Entry::Text(bytes),
+        ItemSpan::Blank => Entry::Blank,
+        ItemSpan::Metadata(..) => Entry::Metadata,
+        ItemSpan::Function(i) => Entry::Function(*i),
+    }
+}
+
+/// [`write_items`]' loop; `waited`: time spent waiting for workers.
+#[allow(clippy::too_many_arguments)]
+fn write_all_items(
+    shared: &Shared,
+    source: &[u8],
+    ctx: &ModuleCtx,
+    items: &[ItemSpan],
+    opts: &JobOptions,
+    out: &mut dyn Output,
+    run: &mut RunReport,
+    times: &mut [Duration; 4],
+    waited: &mut Duration,
 ) -> Result<(), Step> {
     let io = |e: std::io::Error| Step::Io(JobError::Io(e.to_string()));
     let mut end = reader::module_end::ModuleEnd::new(ctx);
     let parse_fail = |e| Step::Failed(Fail::Parse(e, Default::default()));
     let nodes = CtxNodes { source, ctx };
-    fn entry<'s>(source: &'s [u8], it: &'s ItemSpan) -> Entry<'s> {
-        match it {
-            ItemSpan::Text(s, e) => Entry::Text(&source[*s..*e]),
-            ItemSpan::Owned(bytes) => Entry::Text(bytes),
-            ItemSpan::Blank => Entry::Blank,
-            ItemSpan::Metadata(..) => Entry::Metadata,
-            ItemSpan::Function(i) => Entry::Function(*i),
+    // Module text is written before the first function: where it names a function's blocks
+    // (`blockaddress`), wait for the targets' numbering (workers process them first) and
+    // rewrite it now.
+    let mut ba: Option<printer::BlockAddresses> = None;
+    let mut rewritten: Vec<Option<Vec<u8>>> = Vec::new();
+    if opts.print && ctx.has_blockaddress {
+        for it in items {
+            let text = match it {
+                ItemSpan::Text(s, e) => &source[*s..*e],
+                ItemSpan::Owned(bytes) => &bytes[..],
+                _ => b"",
+            };
+            rewritten.push(match printer::BlockAddresses::mentioned(text) {
+                true => Some(block_addresses(shared, &mut ba, waited)?.rewrite(text).into_owned()),
+                false => None,
+            });
         }
     }
+    let rewritten = &rewritten;
+    let entry = |k: usize, it| entry_of(source, rewritten, k, it);
     let writer = opts.print.then(|| {
         let info = ModuleInfo {
             id: opts.module_id.as_deref(),
@@ -378,7 +564,7 @@ fn write_items(
         };
         let def_attr = |i: usize| ctx.functions[i].attrs;
         ModuleWriter::new(
-            items.iter().map(|it| entry(source, it)),
+            items.iter().enumerate().map(|(k, it)| entry(k, it)),
             &nodes,
             &def_attr,
             info,
@@ -393,7 +579,9 @@ fn write_items(
     for (k, item) in items.iter().enumerate() {
         match item {
             ItemSpan::Function(i) => {
+                let tw = Instant::now();
                 let done = take_done(shared, *i);
+                *waited += tw.elapsed();
                 let mut d = match done {
                     Ok(d) => d,
                     Err(Fail::Parse(e, facts)) => return Err(parse_fail(end.failed(*i, e, facts))),
@@ -405,6 +593,9 @@ fn write_items(
                 times[1] += d.verify;
                 times[2] += d.print;
                 if let Some(w) = writer.as_mut() {
+                    if d.marked {
+                        block_addresses(shared, &mut ba, waited)?.resolve_printed(&mut d.printed);
+                    }
                     w.function(k, *i, &d.printed, &d.new_md, &d.needs_decls)
                         .map_err(io)?;
                 }
@@ -412,7 +603,7 @@ fn write_items(
             }
             it => {
                 if let Some(w) = writer.as_mut() {
-                    w.item(k, entry(source, it)).map_err(io)?;
+                    w.item(k, entry(k, it)).map_err(io)?;
                 }
             }
         }
@@ -422,6 +613,59 @@ fn write_items(
         w.finish().map_err(io)?;
     }
     Ok(())
+}
+
+/// The targets' numberings: waits until every target is processed the first time. A target
+/// that failed stops the writer (its error is ranked as a sequential run ranks it).
+fn block_addresses<'b>(
+    shared: &Shared,
+    ba: &'b mut Option<printer::BlockAddresses>,
+    waited: &mut Duration,
+) -> Result<&'b printer::BlockAddresses, Step> {
+    if ba.is_none() {
+        let tw = Instant::now();
+        let mut g = shared.state.lock().expect("lock");
+        g.wants_targets = true;
+        while g.targets_done < shared.targets.len() {
+            g = shared.done.wait(g).expect("lock");
+        }
+        g.wants_targets = false;
+        // A target the writer has not taken yet that failed: its error, or an earlier one.
+        for &i in &shared.targets {
+            if matches!(g.slots[i], Some(Err(_))) {
+                return match g.slots[i].take() {
+                    Some(Err(Fail::Panic(p))) => Err(Step::Failed(Fail::Panic(p))),
+                    _ => Err(Step::Failed(Fail::Other)),
+                };
+            }
+        }
+        *waited += tw.elapsed();
+        *ba = Some(printer::BlockAddresses::from_functions(std::mem::take(
+            &mut g.blocks,
+        )));
+    }
+    Ok(ba.as_ref().expect("just set"))
+}
+
+/// The functions `blockaddress` may name, by index: every defined function the input names
+/// right after `blockaddress(` (one scan of the input, strings and comments included, so a
+/// superset), sorted.
+fn targets(source: &[u8], ctx: &ModuleCtx) -> Vec<usize> {
+    let mut keys = printer::BlockAddresses::targets(source);
+    keys.extend(ctx.blockaddrs.iter().map(|u| u.func.to_vec()));
+    let mut out: Vec<usize> = keys
+        .iter()
+        .filter_map(|k| ctx.globals.get(k.as_slice()))
+        .filter(|s| s.is_definition && s.kind == module::GlobalKind::Function)
+        .filter_map(|s| {
+            let i = ctx.functions.partition_point(|f| f.start <= s.at);
+            let f = ctx.functions.get(i.checked_sub(1)?)?;
+            (s.at < f.end).then_some(i - 1)
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The error a sequential run reports: the first parse error in file order, else all input
@@ -475,8 +719,13 @@ fn whole_module(
     out: &mut dyn Output,
     mut report: JobReport,
 ) -> Result<JobReport, JobError> {
+    let t = Instant::now();
     let mut m = reader::assemble(source.clone(), ctx.clone(), items, opts.run.threads)
         .map_err(|e| JobError::Parse(reader::render(&source, e)))?;
+    report
+        .rows
+        .push(TimeRow::alone("Read function bodies", t.elapsed()));
+    let t = Instant::now();
     if opts.verify_input {
         let errs = crate::verify::verify_read_module(&m, opts.run.threads);
         if !errs.is_empty() {
@@ -485,13 +734,26 @@ fn whole_module(
             ));
         }
     }
+    report
+        .rows
+        .push(TimeRow::alone("Verify input", t.elapsed()));
+    let t = Instant::now();
     report.run =
         pipeline::run(&mut m, &opts.passes, &opts.run).map_err(|e| JobError::Pass(e.messages))?;
+    let (passes, parts) = pass_times(&report.run);
+    report.rows.extend(timing::split_phase(t.elapsed(), passes));
+    report.parts = parts;
     if opts.print {
+        let t = Instant::now();
         m.id = opts.module_id.clone();
         let text = module_writer::write_module(&m, opts.run.threads);
+        report.rows.push(TimeRow::alone("Print", t.elapsed()));
+        let t = Instant::now();
         out.write_all(&text)
             .map_err(|e| JobError::Io(e.to_string()))?;
+        report
+            .rows
+            .push(TimeRow::alone("Write output", t.elapsed()));
     }
     Ok(report)
 }

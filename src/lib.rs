@@ -1,19 +1,47 @@
 //! # mem2reg — SSA construction and destruction on LLVM IR text, in pure Rust
 //!
 //! ```text
-//!            llvm-reader          llvm-ir           mem2reg-passes            llvm-ir
-//! .ll bytes ─► text::parse ─► ir::Module ─► pipeline (transform::*) ─► text::print_module ─► .ll
-//!                                 │                 │ adapters over
-//!                                 │                 ▼
+//!              llvm-reader           llvm-ir                mem2reg-passes              llvm-ir
+//! .ll bytes ─► text::parse ─► ir::Module ─► pipeline::run (transform::*) ─► text::print_module ─► .ll
+//!                                 │                      │ adapters over
+//!                                 │                      ▼
 //!                                 │     ssa: dominators, frontiers, placement, renaming, copies
-//!                                 └──── verify (after passes; always in tests)
+//!                                 └──── verify::verify_module (after passes; always in tests)
+//!
+//! run(bytes, &Options) does all of it in one call, as the command line does.
 //! ```
 //! One direction: the reader builds the IR, passes change it through the IR's API, the printer
-//! only reads it. Analyses never write into the IR. This crate is the command line and the
-//! streaming driver; it re-exports the workspace's crates under the paths below. The
-//! algorithms, for any IR, are the `ssa` crate.
+//! only reads it. Analyses never write into the IR. This crate is the command line, the one
+//! call [`run`] (parse, verify the input, run the pipeline, print; its [`Options`] carry the
+//! pipeline, the thread count and the passes' options) and the streaming driver behind both;
+//! it re-exports the workspace's crates under the paths below. The algorithms, for any IR, are
+//! the `ssa` crate.
 //!
-//! # Worked example: the `max` function of seed 03
+//! Every error type ([`Error`], [`pipeline::PipelineParseError`], [`pipeline::PipelineError`],
+//! [`text::ParseError`], [`verify::VerifyError`]) implements [`std::error::Error`], so `?`
+//! carries it into `Box<dyn Error>`:
+//!
+//! ```
+//! use std::error::Error;
+//!
+//! fn stats(ll: &str, pipeline: &str) -> Result<String, Box<dyn Error>> {
+//!     let passes = mem2reg::pipeline::parse_pipeline(pipeline)?; // PipelineParseError
+//!     let mut module = mem2reg::text::parse(ll.as_bytes().into())?; // ParseError
+//!     if let Some(e) = mem2reg::verify::verify_module(&module).into_iter().next() {
+//!         return Err(e.into()); // VerifyError
+//!     }
+//!     let opts = mem2reg::pipeline::RunOptions { threads: 1, ..Default::default() };
+//!     let report = mem2reg::pipeline::run(&mut module, &passes, &opts)?; // PipelineError
+//!     Ok(report.stats_text()) // every counter, mem2reg's too, as opt's -stats prints them
+//! }
+//! let ll = "define void @f() {\n  %x = alloca i32\n  ret void\n}\n";
+//! assert!(stats(ll, "mem2reg")?.contains("1 mem2reg - Number of dead alloca's removed"));
+//! assert!(stats(ll, "mem2rg").unwrap_err().to_string().contains("did you mean 'mem2reg'?"));
+//! assert!(stats("define", "mem2reg").is_err());
+//! # Ok::<(), Box<dyn Error>>(())
+//! ```
+//!
+//! # Worked example: the `max` function of tinyoptimizer's blog
 //!
 //! Clang at `-O0` keeps every local variable in a stack slot (`alloca`), and reads and writes
 //! it with `load` and `store`. [`transform::mem2reg::promote_module`] turns those slots into
@@ -22,8 +50,6 @@
 //! name `%result.0`.
 //!
 //! ```
-//! use mem2reg::transform::mem2reg::{promote_module, Options};
-//!
 //! // `int max(int a, int b) { int result = a; if (b > a) result = b; return result; }`
 //! // as `clang -O0 -Xclang -disable-O0-optnone -S -emit-llvm` writes it.
 //! let clang_o0 = "\
@@ -51,11 +77,9 @@
 //!   ret i32 %4
 //! }
 //! ";
-//! let mut module = mem2reg::text::parse(clang_o0.as_bytes().into()).expect("valid IR");
-//! let report = promote_module(&mut module, &Options::default(), 1);
-//! assert!(mem2reg::verify::verify_module(&module).is_empty());
-//!
-//! let out = String::from_utf8(mem2reg::text::print_module(&module, 1)).unwrap();
+//! let out = mem2reg::run(clang_o0.as_bytes(), &mem2reg::Options::default())?;
+//! let report = &out.report.mem2reg;
+//! let out = String::from_utf8(out.text)?;
 //! print!("{out}");
 //! assert_eq!(
 //!     out,
@@ -81,6 +105,7 @@
 //! assert_eq!(report.stats.phis_inserted, 1);
 //! assert_eq!((report.stats.loads_removed, report.stats.stores_removed), (5, 4));
 //! assert!(report.remarks.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! The command line does the same with `mem2reg examples/max.ll` (see the README). To take
@@ -89,19 +114,30 @@
 //! [`transform::mem2reg::Options::explain`] set, also `Report::explanations`).
 #![warn(missing_docs)]
 
+mod api;
+#[doc(hidden)]
 pub mod driver;
+#[doc(hidden)]
 pub mod stages;
 
-pub use llvm_ir::{entity, ir, util, verify};
-pub use passes::{analysis, transform};
+pub use api::{run, run_to, Error, Options, Output};
+#[doc(hidden)]
+pub use llvm_ir::util;
+pub use llvm_ir::{entity, ir, verify};
 /// The SSA playground behind `mem2reg serve` (a local web page; see the README).
 pub use mem2reg_playground as playground;
+pub use passes::{analysis, transform};
 
 /// The textual form: reading ([`llvm_reader`]) and printing ([`llvm_ir::print`]).
 pub mod text {
+    #[doc(hidden)]
     pub use llvm_ir::print as printer;
-    pub use llvm_ir::print::{names, print_function, print_module};
-    pub use llvm_reader::{error, lexer, parser, parse, parse_with, ParseError};
+    #[doc(hidden)]
+    pub use llvm_ir::print::names;
+    pub use llvm_ir::print::{print_function, print_module};
+    #[doc(hidden)]
+    pub use llvm_reader::{error, lexer, parser};
+    pub use llvm_reader::{parse, parse_with, ParseError};
 }
 
 /// Pass pipelines ([`passes::pipeline`]), with module passes run in stages ([`crate::stages`]).

@@ -58,7 +58,14 @@ fn run_module_pass(
     opts: &RunOptions,
     report: &mut RunReport,
 ) -> Result<bool, PipelineError> {
+    use crate::pipeline::instrument::{self, When};
     use crate::transform::debugify;
+    dump_module(m, pass, When::Before, opts, report);
+    if opts.debug_pass_manager {
+        report
+            .printed
+            .push_str(&instrument::running_module_line(pass));
+    }
     let t0 = Instant::now();
     let changed = match pass {
         Pass::Debugify => {
@@ -74,10 +81,30 @@ fn run_module_pass(
         _ => false,
     };
     add_timing(report, pass.name(), t0.elapsed());
+    dump_module(m, pass, When::After, opts, report);
     if changed && opts.verify_each {
         merge(report, pipeline::run(m, &[Pass::Verify], opts)?);
     }
     Ok(changed)
+}
+
+/// opt's `-print-before-all` / `-print-after-all` dump of the whole module around module pass
+/// `pass` (see [`crate::pipeline::instrument`]).
+fn dump_module(
+    m: &Module,
+    pass: Pass,
+    when: crate::pipeline::instrument::When,
+    opts: &RunOptions,
+    report: &mut RunReport,
+) {
+    use crate::pipeline::instrument;
+    if instrument::dumps(pass, when, opts) {
+        report
+            .printed
+            .push_str(&instrument::dump_header(pass, when, "[module]"));
+        let text = crate::text::print_module(m, opts.threads);
+        report.printed.push_str(&String::from_utf8_lossy(&text));
+    }
 }
 
 /// Prints `m` and reads it back, so every node is in its metadata index.

@@ -16,26 +16,37 @@ use std::time::Instant;
 
 use mem2reg::pipeline::{self, RunOptions};
 
+/// The options part of `--help`; the passes part comes from the pipeline's own table
+/// ([`pipeline::help_text`]), so the list cannot drift from what `--passes=` accepts.
 const USAGE: &str = "\
-USAGE: mem2reg [options] [INPUT]
+USAGE: mem2reg [options] [--] [INPUT]
 
 Reads LLVM IR text (INPUT, or stdin when INPUT is '-' or absent), runs a pass pipeline, and
-writes LLVM IR text (to stdout, or OUTPUT).
+writes LLVM IR text (to stdout, or OUTPUT). Options take one dash or two (-stats, --stats);
+'--' ends the options, so 'mem2reg -- -odd-name.ll' reads that file.
 
 OPTIONS:
   -o OUTPUT                 Write the result to OUTPUT ('-' for stdout)
   --passes=PIPELINE         Comma-separated passes (also -passes=PIPELINE, -p PIPELINE);
-                            default 'mem2reg'; empty: only read and write
+                            default 'mem2reg'; empty: only read and write; see PASSES below
   -S                        Accepted and ignored (output is always text)
   -disable-output           Do not write the module
   -verify-each              Verify after every pass
   -disable-verify           Do not verify the input module after reading it
   --threads=N               Worker threads for per-function work (default: cores, at most 8)
   --time-passes             Print time per stage to stderr
+  -debug-pass-manager       Print each pass as it runs, to stderr, as opt does
+                            ('Running pass: PromotePass on f (4 instructions)')
+  -print-before-all         Print the IR before each pass to stderr, with opt's
+                            '; *** IR Dump Before PromotePass on f ***' headers
+  -print-after-all          The same after each pass
   --print-copies            Print phi-elim's copies per edge to stdout (the module goes only
-                            to an -o file)
-  --stats                   Print statistics (slots promoted, phis, ...) to stderr
-  --explain                 Explain, per slot left in memory, the use that blocks it (stderr)
+                            to an -o file); needs phi-elim in the pipeline
+  --stats                   Print the counters of the passes that ran (zero rows left out)
+                            to stderr, in the layout of opt's -stats
+  --explain                 Explain every slot mem2reg saw, in source order, to stderr: the
+                            fast path or phi placement of each slot promoted, the blocking
+                            use of each slot left in memory
   -pass-remarks-output=FILE Write missed-promotion remarks as YAML (opt's format)
   --ssa=FLAVOUR             mem2reg's SSA form: pruned (default, as LLVM), semi-pruned, minimal
   --max-slot-size=BYTES     Leave slots larger than BYTES in memory
@@ -61,15 +72,7 @@ OPTIONS:
   --version                 Print version
   --help                    Print this help
 
-PASSES:
-  mem2reg                   Promote stack slots to SSA values with phis (LLVM's algorithm)
-  verify, require<verify>   Check SSA form and operand types; errors stop the run
-  phi-elim                  Phis become parallel copies on edges, lowered to stack slots
-  reg2mem                   Demote cross-block values and phis to stack slots (LLVM's reg2mem)
-  debugify                  Synthetic debug info on every instruction (LLVM's debugify)
-  check-debugify            Report, on stderr, the locations and variables lost since debugify
-  analyses                  CFG, dominator tree, live-in bound and pruned IDF of every slot,
-                            computed and dropped (for timing the analyses alone)
+PASSES (for --passes=; function(...) and module(...) wrappers are accepted):
 ";
 
 /// Parsed command line.
@@ -83,9 +86,14 @@ struct Args {
     threads: usize,
     time_passes: bool,
     print_copies: bool,
+    /// `--print-copies` as the user spelled it, for the usage error.
+    print_copies_spelled: String,
     stats: bool,
     remarks_output: Option<String>,
     cfg_dot_prefix: String,
+    debug_pass_manager: bool,
+    print_before_all: bool,
+    print_after_all: bool,
     m2r: mem2reg::transform::mem2reg::Options,
 }
 
@@ -99,8 +107,35 @@ fn usage_error(msg: &str) -> Parsed {
     Parsed::Exit(ExitCode::from(2))
 }
 
-fn parse_args(argv: Vec<String>) -> Parsed {
-    let mut a = Args {
+/// One option as typed: `spelled` is its name with the user's dashes (`--max-slot-size` or
+/// `-max-slot-size`), so every message names it the way it was typed.
+struct Flag {
+    name: String,
+    spelled: String,
+    inline: Option<String>,
+}
+
+/// Splits `arg` into an option, or `None` for a positional argument (`-` is stdin).
+fn split_flag(arg: &str) -> Option<Flag> {
+    let dashes = if arg.starts_with("--") { 2 } else { 1 };
+    let rest = arg.strip_prefix('-')?;
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    if rest.is_empty() {
+        return None;
+    }
+    let (name, inline) = match rest.split_once('=') {
+        Some((f, v)) => (f.to_string(), Some(v.to_string())),
+        None => (rest.to_string(), None),
+    };
+    Some(Flag {
+        spelled: format!("{}{name}", "-".repeat(dashes)),
+        name,
+        inline,
+    })
+}
+
+fn default_args() -> Args {
+    Args {
         input: None,
         output: None,
         passes: "mem2reg".into(),
@@ -110,19 +145,34 @@ fn parse_args(argv: Vec<String>) -> Parsed {
         threads: pipeline::default_threads(),
         time_passes: false,
         print_copies: false,
+        print_copies_spelled: String::new(),
         stats: false,
         remarks_output: None,
         cfg_dot_prefix: String::new(),
+        debug_pass_manager: false,
+        print_before_all: false,
+        print_after_all: false,
         m2r: Default::default(),
-    };
+    }
+}
+
+/// Parses the command line.
+///
+/// Hand-written on purpose: opt spells long options with one dash (`-passes=`, `-stats`,
+/// `-print-after-all`) and users type them both ways; clap, lexopt, pico-args and argh all
+/// read a single dash as a cluster of short flags (or reject it), so none of them takes
+/// opt's spelling without a pre-pass as long as this parser.
+fn parse_args(argv: Vec<String>) -> Parsed {
+    let mut a = default_args();
     let mut it = argv.into_iter();
+    let mut options_ended = false;
     while let Some(arg) = it.next() {
-        // Accept both `-flag` and `--flag`, and `--flag=value` / `--flag value`.
-        let (flag, inline) = match arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) {
-            Some(rest) if !rest.is_empty() && arg != "-" => match rest.split_once('=') {
-                Some((f, v)) => (f.to_string(), Some(v.to_string())),
-                None => (rest.to_string(), None),
-            },
+        if arg == "--" && !options_ended {
+            options_ended = true;
+            continue;
+        }
+        let flag = match split_flag(&arg) {
+            Some(f) if !options_ended => f,
             _ => {
                 if a.input.replace(arg.clone()).is_some() {
                     return usage_error(&format!("too many positional arguments: '{arg}'"));
@@ -130,107 +180,130 @@ fn parse_args(argv: Vec<String>) -> Parsed {
                 continue;
             }
         };
-        let mut value = |name: &str| -> Result<String, Parsed> {
-            inline
-                .clone()
-                .or_else(|| it.next())
-                .ok_or_else(|| usage_error(&format!("option '-{name}' needs a value")))
-        };
-        match flag.as_str() {
-            "help" | "h" => {
-                print!("{USAGE}");
-                return Parsed::Exit(ExitCode::SUCCESS);
-            }
-            "version" => {
-                println!("mem2reg {}", env!("CARGO_PKG_VERSION"));
-                return Parsed::Exit(ExitCode::SUCCESS);
-            }
-            "o" => match value("o") {
-                Ok(v) => a.output = Some(v),
-                Err(e) => return e,
-            },
-            "passes" | "p" => match value(&flag) {
-                Ok(v) => a.passes = v,
-                Err(e) => return e,
-            },
-            "threads" => match value("threads").map(|v| v.parse::<usize>()) {
-                Ok(Ok(n)) if n > 0 => a.threads = n,
-                Ok(_) => return usage_error("--threads needs a positive number"),
-                Err(e) => return e,
-            },
-            "S" => {}
-            "disable-output" => a.disable_output = true,
-            "disable-verify" => a.disable_verify = true,
-            "verify-each" => a.verify_each = true,
-            "time-passes" => a.time_passes = true,
-            "print-copies" => a.print_copies = true,
-            "stats" => a.stats = true,
-            "explain" => a.m2r.explain = true,
-            "entry-only" => a.m2r.promote_non_entry = false,
-            "promote-byte-arrays" => a.m2r.byte_array_slots = true,
-            "promote-byval" => a.m2r.promote_byval = true,
-            "uninit" => {
-                use mem2reg::transform::mem2reg::Uninit;
-                let v = match value("uninit") {
-                    Ok(v) => v,
-                    Err(e) => return e,
-                };
-                match Uninit::from_name(&v) {
-                    Some(u) => a.m2r.uninit = u,
-                    None => {
-                        return usage_error(&format!(
-                            "--uninit: unknown value '{v}' (undef, poison, zero, freeze)"
-                        ))
-                    }
-                }
-            }
-            "pass-remarks-output" => match value("pass-remarks-output") {
-                Ok(v) => a.remarks_output = Some(v),
-                Err(e) => return e,
-            },
-            "ssa" => {
-                use mem2reg::transform::mem2reg::Flavour;
-                let v = match value("ssa") {
-                    Ok(v) => v,
-                    Err(e) => return e,
-                };
-                a.m2r.flavour = match v.as_str() {
-                    "pruned" => Flavour::Pruned,
-                    "semi-pruned" => Flavour::SemiPruned,
-                    "minimal" => Flavour::Minimal,
-                    other => {
-                        return usage_error(&format!(
-                            "--ssa: unknown flavour '{other}' (pruned, semi-pruned, minimal)"
-                        ))
-                    }
-                }
-            }
-            "max-slot-size" | "phi-copy-limit" | "max-promoted" => {
-                let n = match value(&flag).map(|v| v.parse::<u64>()) {
-                    Ok(Ok(n)) => n,
-                    Ok(Err(_)) => return usage_error(&format!("-{flag} needs a number")),
-                    Err(e) => return e,
-                };
-                match flag.as_str() {
-                    "max-slot-size" => a.m2r.max_slot_bytes = Some(n),
-                    "phi-copy-limit" => a.m2r.phi_copy_limit = Some(n),
-                    _ => a.m2r.max_promoted = Some(usize::try_from(n).unwrap_or(usize::MAX)),
-                }
-            }
-            // opt-19's switch to debug records in memory (already its default). Ours has
-            // no effect: output keeps the input's debug-info form (records or calls), and
-            // debugify picks records for `ptr` modules, calls otherwise.
-            "try-experimental-debuginfo-iterators" => {}
-            "cfg-dot-filename-prefix" => match value(&flag) {
-                Ok(v) => a.cfg_dot_prefix = v,
-                Err(e) => return e,
-            },
-            _ => return usage_error(&format!("unknown option '{arg}'")),
+        if let Some(code) = apply_flag(&mut a, &flag, &mut it) {
+            return Parsed::Exit(code);
         }
     }
     // Remarks cost a use index per function that keeps a slot: only when they are written.
     a.m2r.remarks = a.remarks_output.is_some();
+    if a.print_copies {
+        let has_phi_elim = pipeline::parse_pipeline(&a.passes)
+            .map_or(true, |p| p.contains(&pipeline::Pass::PhiElim));
+        if !has_phi_elim {
+            return usage_error(&format!(
+                "{} lists phi-elim's copies, but the pipeline '{}' has no phi-elim",
+                a.print_copies_spelled, a.passes
+            ));
+        }
+    }
     Parsed::Run(Box::new(a))
+}
+
+/// Prints a usage error and gives exit code 2.
+fn usage_exit(msg: &str) -> Option<ExitCode> {
+    match usage_error(msg) {
+        Parsed::Exit(c) => Some(c),
+        Parsed::Run(_) => None,
+    }
+}
+
+/// Applies one option to `a`, taking its value from `it` when not given inline; `Some(code)`
+/// ends the program (help, version, usage error).
+fn apply_flag(
+    a: &mut Args,
+    flag: &Flag,
+    it: &mut impl Iterator<Item = String>,
+) -> Option<ExitCode> {
+    let sp = flag.spelled.as_str();
+    let mut value = || -> Result<String, Option<ExitCode>> {
+        flag.inline
+            .clone()
+            .or_else(|| it.next())
+            .ok_or_else(|| usage_exit(&format!("option '{sp}' needs a value")))
+    };
+    macro_rules! value {
+        () => {
+            match value() {
+                Ok(v) => v,
+                Err(code) => return code,
+            }
+        };
+    }
+    match flag.name.as_str() {
+        "help" | "h" => {
+            print!("{USAGE}{}", pipeline::help_text());
+            return Some(ExitCode::SUCCESS);
+        }
+        "version" => {
+            println!("mem2reg {}", env!("CARGO_PKG_VERSION"));
+            return Some(ExitCode::SUCCESS);
+        }
+        "o" => a.output = Some(value!()),
+        "passes" | "p" => a.passes = value!(),
+        "threads" => match value!().parse::<usize>() {
+            Ok(n) if n > 0 => a.threads = n,
+            _ => return usage_exit(&format!("{sp} needs a positive number")),
+        },
+        "S" => {}
+        "disable-output" => a.disable_output = true,
+        "disable-verify" => a.disable_verify = true,
+        "verify-each" => a.verify_each = true,
+        "time-passes" => a.time_passes = true,
+        "debug-pass-manager" => a.debug_pass_manager = true,
+        "print-before-all" => a.print_before_all = true,
+        "print-after-all" => a.print_after_all = true,
+        "print-copies" => {
+            a.print_copies = true;
+            a.print_copies_spelled = sp.to_string();
+        }
+        "stats" => a.stats = true,
+        "explain" => a.m2r.explain = true,
+        "entry-only" => a.m2r.promote_non_entry = false,
+        "promote-byte-arrays" => a.m2r.byte_array_slots = true,
+        "promote-byval" => a.m2r.promote_byval = true,
+        "uninit" => {
+            let v = value!();
+            match mem2reg::transform::mem2reg::Uninit::from_name(&v) {
+                Some(u) => a.m2r.uninit = u,
+                None => {
+                    return usage_exit(&format!(
+                        "{sp}: unknown value '{v}' (undef, poison, zero, freeze)"
+                    ))
+                }
+            }
+        }
+        "pass-remarks-output" => a.remarks_output = Some(value!()),
+        "ssa" => {
+            use mem2reg::transform::mem2reg::Flavour;
+            a.m2r.flavour = match value!().as_str() {
+                "pruned" => Flavour::Pruned,
+                "semi-pruned" => Flavour::SemiPruned,
+                "minimal" => Flavour::Minimal,
+                other => {
+                    return usage_exit(&format!(
+                        "{sp}: unknown flavour '{other}' (pruned, semi-pruned, minimal)"
+                    ))
+                }
+            }
+        }
+        "max-slot-size" | "phi-copy-limit" | "max-promoted" => {
+            let Ok(n) = value!().parse::<u64>() else {
+                return usage_exit(&format!("{sp} needs a number"));
+            };
+            match flag.name.as_str() {
+                "max-slot-size" => a.m2r.max_slot_bytes = Some(n),
+                "phi-copy-limit" => a.m2r.phi_copy_limit = Some(n),
+                _ => a.m2r.max_promoted = Some(usize::try_from(n).unwrap_or(usize::MAX)),
+            }
+        }
+        // opt-19's switch to debug records in memory (already its default). Ours has
+        // no effect: output keeps the input's debug-info form (records or calls), and
+        // debugify picks records for `ptr` modules, calls otherwise.
+        "try-experimental-debuginfo-iterators" => {}
+        "cfg-dot-filename-prefix" => a.cfg_dot_prefix = value!(),
+        _ => return usage_exit(&format!("unknown option '{sp}'")),
+    }
+    None
 }
 
 fn main() -> ExitCode {
@@ -274,6 +347,9 @@ fn run(args: &Args) -> Result<(), String> {
             },
             module_id: name.clone(),
             cfg_dot_prefix: args.cfg_dot_prefix.clone(),
+            debug_pass_manager: args.debug_pass_manager,
+            print_before_all: args.print_before_all,
+            print_after_all: args.print_after_all,
         },
         verify_input: !args.disable_verify,
         print,
@@ -351,84 +427,17 @@ fn run(args: &Args) -> Result<(), String> {
         write_output(Some(path), yaml.as_bytes())?;
     }
     if args.stats {
-        eprint!("{}", stats_text(run));
+        eprint!("{}", run.stats_text());
     }
     if args.print_copies {
         write_output(None, run.copies.as_bytes())?;
     }
     if args.time_passes {
-        let mut s = format!(
-            "===-- mem2reg time report --===\n  read input file: {:.6} s\n",
-            t_read.as_secs_f64()
-        );
-        for (n, d) in &report.times {
-            s += &format!("  {n}: {:.6} s\n", d.as_secs_f64());
-        }
-        for (n, d) in &run.timings {
-            s += &format!("  pass {n}: {:.6} s\n", d.as_secs_f64());
-        }
-        s += &format!("  total (wall): {:.6} s\n", t0.elapsed().as_secs_f64());
-        eprint!("{s}");
+        let before = [("Read input file", t_read)];
+        let report = mem2reg::driver::time_report(&report, &before, t0.elapsed());
+        eprint!("{report}");
     }
     Ok(())
-}
-
-/// Statistics in the shape of opt's `-stats`.
-fn stats_text(report: &pipeline::RunReport) -> String {
-    let s = &report.mem2reg.stats;
-    let mut rows: Vec<(u64, &str, String)> = vec![
-        (s.promoted, "mem2reg", "Number of alloca's promoted".into()),
-        (
-            s.single_store,
-            "mem2reg",
-            "Number of alloca's promoted with a single store".into(),
-        ),
-        (
-            s.single_block,
-            "mem2reg",
-            "Number of alloca's promoted within one block".into(),
-        ),
-        (s.dead, "mem2reg", "Number of dead alloca's removed".into()),
-        (
-            s.phis_inserted,
-            "mem2reg",
-            "Number of PHI nodes inserted".into(),
-        ),
-        (
-            s.phis_folded,
-            "mem2reg",
-            "Number of PHI nodes placed and folded away".into(),
-        ),
-        (s.loads_removed, "mem2reg", "Number of loads removed".into()),
-        (
-            s.stores_removed,
-            "mem2reg",
-            "Number of stores removed".into(),
-        ),
-        (
-            s.not_promoted,
-            "mem2reg",
-            "Number of alloca's left in memory".into(),
-        ),
-    ];
-    for (k, v) in &report.stats {
-        let (pass, what) = k.split_once('.').unwrap_or(("pipeline", k));
-        rows.push((*v, pass, what.to_string()));
-    }
-    let mut out = String::from(
-        "===-------------------------------------------------------------------------===
-                          ... Statistics Collected ...
-===-------------------------------------------------------------------------===
-
-",
-    );
-    for (v, pass, what) in rows {
-        out += &format!(
-            "{v:>7} {pass:<8} - {what}
-"
-        );
-    }
-    out
 }
 
 /// Reads INPUT (or stdin); returns the name to use in messages and the bytes.

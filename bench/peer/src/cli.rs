@@ -7,11 +7,12 @@ use crate::shapes::Shape;
 
 /// Usage text.
 pub const USAGE: &str = "\
-usage: peer [--shapes a,b,..] [--sizes n,n,..] [--runs R] [--min-time SECS] [--json]
+usage: peer [--shapes a,b,..] [--sizes n,n,..] [--runs R] [--min-time SECS] [--max-time SECS] [--json]
   --shapes    wasm4923,ladder,nest,switch,straight (default: all)
   --sizes     sizes for every chosen shape (default: each shape's own three sizes)
   --runs      at least this many timed runs per side and case (default 5)
   --min-time  keep timing until the runs add up to this many seconds (default 1)
+  --max-time  stop once the runs add up to this many seconds, even below --runs (default 30)
   --json      print one JSON object instead of text lines";
 
 /// What to run and how to print it.
@@ -69,7 +70,8 @@ pub fn parse<I: IntoIterator<Item = String>>(args: I) -> Result<Options, String>
             "--shapes" => opts.shapes = parse_shapes(&value()?)?,
             "--sizes" => opts.sizes = Some(parse_list(&value()?, "size")?),
             "--runs" => opts.policy.min_runs = parse_number(&value()?, "--runs")?,
-            "--min-time" => opts.policy.min_total = parse_seconds(&value()?)?,
+            "--min-time" => opts.policy.min_total = parse_seconds(&value()?, "--min-time")?,
+            "--max-time" => opts.policy.max_total = parse_seconds(&value()?, "--max-time")?,
             "--json" => opts.json = true,
             "--help" | "-h" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
@@ -94,7 +96,7 @@ fn parse_number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, Strin
     text.parse().map_err(|_| format!("bad {what}: {text}"))
 }
 
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = parse_number(text, "--min-time")?;
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("bad --min-time: {text}"))
+fn parse_seconds(text: &str, flag: &str) -> Result<Duration, String> {
+    let secs: f64 = parse_number(text, flag)?;
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("bad {flag}: {text}"))
 }

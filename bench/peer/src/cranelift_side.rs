@@ -2,7 +2,7 @@
 //! (whose `SSABuilder` is the on-the-fly SSA construction we compare against), building a whole
 //! cranelift `Function` that returns an `i64`, finalize included.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
@@ -78,11 +78,7 @@ impl CraneliftTimer {
     /// Time one build: function creation, replay and `finalize()`; dropping the built function
     /// happens after the clock stops.
     pub fn time_once(&mut self, script: &Script) -> Duration {
-        let start = Instant::now();
-        let func = build(script, &mut self.ctx);
-        let elapsed = start.elapsed();
-        drop(std::hint::black_box(func));
-        elapsed
+        crate::measure::time_build(|| build(script, &mut self.ctx))
     }
 }
 

@@ -1,10 +1,10 @@
 //! Timing: repeat a build until enough runs (and time) are collected, keep the median; and run
 //! one benchmark case (one shape at one size) on every side.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::cranelift_side::CraneliftTimer;
-use crate::ours;
+use crate::ours::OursTimer;
 use crate::script::Script;
 use crate::shapes::Shape;
 use crate::validate::{validate, Invalid};
@@ -18,6 +18,10 @@ pub struct Policy {
     pub min_total: Duration,
     /// Never time more runs than this.
     pub max_runs: usize,
+    /// Stop (after at least one timed run) once the timed runs add up to this much, even
+    /// below `min_runs`: a case that takes a minute per run (cranelift on nest at N = 16,000)
+    /// is timed once or twice, not five times.
+    pub max_total: Duration,
 }
 
 impl Default for Policy {
@@ -26,6 +30,7 @@ impl Default for Policy {
             min_runs: 5,
             min_total: Duration::from_secs(1),
             max_runs: 1000,
+            max_total: Duration::from_secs(30),
         }
     }
 }
@@ -39,22 +44,105 @@ pub struct Sample {
     pub runs: usize,
 }
 
+/// Times one call of `build` (building one function); dropping what it built happens after
+/// the clock stops, so neither side pays for freeing its output.
+pub fn time_build<T>(build: impl FnOnce() -> T) -> Duration {
+    let start = Instant::now();
+    let built = build();
+    let elapsed = start.elapsed();
+    drop(std::hint::black_box(built));
+    elapsed
+}
+
 /// One warm-up call, then timed calls of `once` as `policy` says; `once` returns the time of
 /// the part that counts.
-pub fn measure(policy: &Policy, mut once: impl FnMut() -> Duration) -> Sample {
-    once();
-    let mut times = Vec::new();
-    let mut total = Duration::ZERO;
-    while times.len() < policy.min_runs.max(1)
-        || (total < policy.min_total && times.len() < policy.max_runs)
-    {
-        let t = once();
-        total += t;
-        times.push(t);
+pub fn measure(policy: &Policy, once: impl FnMut() -> Duration) -> Sample {
+    let mut side = Side::new(once);
+    while side.wants_more(policy) {
+        side.run();
     }
-    Sample {
-        median: median(&mut times),
-        runs: times.len(),
+    side.sample()
+}
+
+/// [`measure`] for two sides at once, their timed runs interleaved (a, b, a, b, ...) so that
+/// both see the same machine: each side gets one warm-up call, then runs until it has what
+/// `policy` asks (a side that has enough stops while the other goes on). A warm-up that takes
+/// at least `policy.min_total` counts as a timed run: caches cannot skew a run that long, and
+/// the slowest cases (cranelift on nest at N = 16,000: about a minute) would otherwise run once
+/// more for nothing.
+pub fn measure_pair(
+    policy: &Policy,
+    a: impl FnMut() -> Duration,
+    b: impl FnMut() -> Duration,
+) -> (Sample, Sample) {
+    let (mut a, mut b) = (Side::new(a), Side::new(b));
+    a.warm_up(policy);
+    b.warm_up(policy);
+    while a.wants_more(policy) || b.wants_more(policy) {
+        if a.wants_more(policy) {
+            a.run();
+        }
+        if b.wants_more(policy) {
+            b.run();
+        }
+    }
+    (a.sample(), b.sample())
+}
+
+/// One side's timed runs so far.
+struct Side<F> {
+    once: F,
+    times: Vec<Duration>,
+    total: Duration,
+    warm: bool,
+}
+
+impl<F: FnMut() -> Duration> Side<F> {
+    fn new(once: F) -> Self {
+        Side {
+            once,
+            times: Vec::new(),
+            total: Duration::ZERO,
+            warm: false,
+        }
+    }
+
+    /// The untimed first call (timed after all when it is long, see [`measure_pair`]).
+    fn warm_up(&mut self, policy: &Policy) {
+        let t = (self.once)();
+        self.warm = true;
+        if t >= policy.min_total {
+            self.record(t);
+        }
+    }
+
+    fn wants_more(&self, policy: &Policy) -> bool {
+        if !self.times.is_empty() && self.total >= policy.max_total {
+            return false;
+        }
+        self.times.len() < policy.min_runs.max(1)
+            || (self.total < policy.min_total && self.times.len() < policy.max_runs)
+    }
+
+    fn run(&mut self) {
+        if !self.warm {
+            (self.once)();
+            self.warm = true;
+        }
+        let t = (self.once)();
+        self.record(t);
+    }
+
+    fn record(&mut self, t: Duration) {
+        self.total += t;
+        self.times.push(t);
+    }
+
+    fn sample(mut self) -> Sample {
+        Sample {
+            median: median(&mut self.times),
+            runs: self.times.len(),
+        }
     }
 }
 
@@ -79,7 +167,7 @@ pub struct CaseResult {
     pub n: u32,
     /// Number of ops in the script.
     pub ops: usize,
-    /// mem2reg's builder; `None` until it exists.
+    /// mem2reg's builder (always measured now; `None` is kept for reports of a side left out).
     pub ours: Option<Sample>,
     /// cranelift-frontend.
     pub cranelift: Sample,
@@ -93,18 +181,23 @@ impl CaseResult {
     }
 }
 
-/// Generates (untimed) and checks the script, then times every side on it.
+/// Generates (untimed) and checks the script, then times both sides on it, their runs
+/// interleaved ([`measure_pair`]).
 pub fn run_case(shape: Shape, n: u32, policy: &Policy) -> Result<CaseResult, Invalid> {
     let script: Script = shape.script(n);
     validate(&script)?;
     let mut cranelift = CraneliftTimer::new();
-    let cranelift = measure(policy, || cranelift.time_once(&script));
-    let ours = ours::measure_ours(&script, policy);
+    let mut ours = OursTimer::new();
+    let (ours, cranelift) = measure_pair(
+        policy,
+        || ours.time_once(&script),
+        || cranelift.time_once(&script),
+    );
     Ok(CaseResult {
         shape,
         n,
         ops: script.ops.len(),
-        ours,
+        ours: Some(ours),
         cranelift,
     })
 }

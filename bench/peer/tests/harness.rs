@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use peer_bench::cli;
 use peer_bench::frontend::replay;
-use peer_bench::measure::{measure, median, Policy};
+use peer_bench::measure::{measure, measure_pair, median, Policy};
 use peer_bench::recording_stub::RecordingStub;
 use peer_bench::report::per_4x;
 use peer_bench::script::{Script, ScriptWriter};
@@ -120,6 +120,7 @@ fn measure_times_at_least_min_runs() {
         min_runs: 5,
         min_total: Duration::ZERO,
         max_runs: 10,
+        max_total: Duration::from_secs(3600),
     };
     let mut calls = 0;
     let s = measure(&policy, || {
@@ -127,6 +128,32 @@ fn measure_times_at_least_min_runs() {
         Duration::from_nanos(calls)
     });
     assert_eq!((s.runs, calls), (5, 6), "5 timed runs after one warm-up");
+}
+
+#[test]
+fn measure_stops_at_max_total() {
+    let policy = Policy {
+        min_runs: 5,
+        min_total: Duration::ZERO,
+        max_runs: 10,
+        max_total: Duration::from_secs(10),
+    };
+    let mut calls = 0;
+    let s = measure(&policy, || {
+        calls += 1;
+        Duration::from_secs(6)
+    });
+    assert_eq!((s.runs, calls), (2, 3), "6 s runs: two reach 10 s");
+    let (a, b) = measure_pair(
+        &policy,
+        || Duration::from_secs(20),
+        || Duration::from_millis(1),
+    );
+    assert_eq!(
+        (a.runs, b.runs),
+        (1, 5),
+        "a 20 s warm-up is the one timed run"
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! installed, it must agree: it accepts the valid functions and rejects the mutated ones that
 //! can be written as text.
 //!
-//! Everything is a pure function of the seed ([`Rng`]): a failure prints the seed.
+//! Random functions come from arbtest's bytes through [`Rng::from_bytes`], so a failure
+//! shrinks to a minimal function and prints the seed that replays it; a fixed-seed run checks
+//! that every mutation is exercised.
 
 use llvm_ir::ir::{Block, Function, Inst, Module, Value};
 use llvm_ir::verify::*;
@@ -386,7 +388,9 @@ fn mutate(f: &mut Function, rng: &mut Rng, m: Mutation) -> bool {
                     f.dfg
                         .inst_values(u)
                         .iter()
-                        .filter_map(|&v| f.dfg.value_inst(v)),
+                        .filter_map(|&v| f.dfg.value_inst(v))
+                        // A phi that only feeds itself leaves no use behind once removed.
+                        .filter(|&d| d != u),
                 );
             }
             let Some(d) = pick(rng, &used) else {
@@ -455,57 +459,78 @@ fn has_repeated(blocks: &[Block]) -> bool {
 
 /// The `seed`-th random function, alone in a module.
 fn random_module(seed: u64) -> Module {
-    let mut rng = Rng::new(seed);
-    let n = 1 + below(&mut rng, 24);
-    let shape = random_shape(&mut rng, n);
+    random_module_from(&mut Rng::new(seed))
+}
+
+/// A random function drawn from `rng`, alone in a module.
+fn random_module_from(rng: &mut Rng<'_>) -> Module {
+    let n = 1 + below(rng, 24);
+    let shape = random_shape(rng, n);
     let mut m = Module::new(Vec::new().into());
-    build(&mut m, "f", &mut rng, &shape);
+    build(&mut m, "f", rng, &shape);
     m
 }
 
-#[test]
-fn random_valid_functions_verify_clean_and_every_mutation_is_caught() {
-    let mut applied = [0usize; ALL.len()];
-    for seed in 0..600u64 {
-        let mut m = random_module(seed);
+/// The property, on the function `m` and the choices left in `rng`: the function verifies
+/// clean (also as the reader's verifier sees it, and after printing and reading back), and
+/// one mutation (the first of [`ALL`] from a random start that applies) is reported with the
+/// kind of error it makes. Returns the mutation applied.
+fn check(mut m: Module, rng: &mut Rng<'_>) -> Option<usize> {
+    let errs = verify_module_threads(&m, 1);
+    assert!(errs.is_empty(), "valid function rejected:\n{}", show(&m, &errs));
+    assert!(verify_read_module(&m, 1).is_empty());
+    // Printing and reading back gives the same verdict.
+    let text = llvm_ir::print::print_module(&m, 1);
+    let back = llvm_reader::parse(text.into()).expect("printed function reads back");
+    assert!(verify_module_threads(&back, 1).is_empty(), "round trip");
+    let start = below(rng, ALL.len());
+    for k in 0..ALL.len() {
+        let mutation = ALL[(start + k) % ALL.len()];
+        let before = m.clone();
+        if !mutate(&mut m.functions[FuncId(0)], rng, mutation) {
+            continue;
+        }
         let errs = verify_module_threads(&m, 1);
         assert!(
-            errs.is_empty(),
-            "seed {seed}: valid function rejected:\n{}",
-            show(&m, &errs)
+            errs.iter().any(|e| e.kind == mutation.expected()),
+            "{mutation:?} not reported as {:?}:\n{}",
+            mutation.expected(),
+            show(&before, &errs)
         );
-        assert!(verify_read_module(&m, 1).is_empty(), "seed {seed}");
-        // Printing and reading back gives the same verdict.
-        let text = llvm_ir::print::print_module(&m, 1);
-        let back = llvm_reader::parse(text.into()).expect("printed function reads back");
-        assert!(
-            verify_module_threads(&back, 1).is_empty(),
-            "seed {seed}: round trip"
-        );
-        let mut rng = Rng::new(seed ^ 0x5eed);
-        let start = below(&mut rng, ALL.len());
-        for k in 0..ALL.len() {
-            let mutation = ALL[(start + k) % ALL.len()];
-            let before = m.clone();
-            if !mutate(&mut m.functions[FuncId(0)], &mut rng, mutation) {
-                continue;
-            }
-            applied[(start + k) % ALL.len()] += 1;
-            let errs = verify_module_threads(&m, 1);
+        if mutation.beyond_reader() {
+            let read = verify_read_function(&m.functions[FuncId(0)], 64);
             assert!(
-                errs.iter().any(|e| e.kind == mutation.expected()),
-                "seed {seed}: {mutation:?} not reported as {:?}:\n{}",
-                mutation.expected(),
-                show(&before, &errs)
+                read.iter().any(|e| e.kind == mutation.expected()),
+                "{mutation:?} missed by verify_read_function"
             );
-            if mutation.beyond_reader() {
-                let read = verify_read_function(&m.functions[FuncId(0)], 64);
-                assert!(
-                    read.iter().any(|e| e.kind == mutation.expected()),
-                    "seed {seed}: {mutation:?} missed by verify_read_function"
-                );
-            }
-            break;
+        }
+        return Some((start + k) % ALL.len());
+    }
+    None
+}
+
+/// The property on functions arbtest draws: a failure shrinks to a minimal choice sequence
+/// (a small function and one mutation) and prints the seed that replays it.
+#[test]
+fn random_valid_functions_verify_clean_and_every_mutation_is_caught() {
+    arbtest::arbtest(|u| {
+        let mut rng = Rng::from_bytes(u.bytes(u.len())?);
+        let m = random_module_from(&mut rng);
+        check(m, &mut rng);
+        Ok(())
+    })
+    .budget_ms(1500);
+}
+
+/// Every mutation is exercised: the property on 600 fixed seeds applies each at least ten
+/// times (arbtest's draws above are not guaranteed to).
+#[test]
+fn every_mutation_is_applied_on_fixed_seeds() {
+    let mut applied = [0usize; ALL.len()];
+    for seed in 0..600u64 {
+        let m = random_module(seed);
+        if let Some(k) = check(m, &mut Rng::new(seed ^ 0x5eed)) {
+            applied[k] += 1;
         }
     }
     for (k, n) in applied.iter().enumerate() {

@@ -5,6 +5,18 @@
 //! each function definition in module order, or in parallel where the pass allows — except the
 //! module passes `debugify` and `check-debugify`, which the `mem2reg` crate's `stages` runs). The empty
 //! pipeline only reads and writes. Invariant: a pass's output never depends on the thread count.
+//!
+//! The accepted names live in one table ([`PASSES`]); parsing, `--help` and the "did you mean"
+//! of an unknown name read it. opt's instrumentation (`-debug-pass-manager`,
+//! `-print-before-all`, `-print-after-all`) is in [`instrument`]; the run's counters, mem2reg's
+//! included, are [`RunReport::statistics`].
+
+pub mod instrument;
+mod stats;
+mod table;
+
+pub use stats::Statistic;
+pub use table::{closest, edit_distance, help_text, lookup, pass_info, PassInfo, PASSES};
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -41,16 +53,12 @@ pub enum Pass {
 impl Pass {
     /// opt's name for the pass.
     pub fn name(self) -> &'static str {
-        match self {
-            Pass::Mem2Reg => "mem2reg",
-            Pass::Verify => "verify",
-            Pass::Print(p) => p.pass_name(),
-            Pass::PhiElim => "phi-elim",
-            Pass::Reg2Mem => "reg2mem",
-            Pass::Debugify => "debugify",
-            Pass::CheckDebugify => "check-debugify",
-            Pass::Analyses => "analyses",
-        }
+        pass_info(self).name
+    }
+
+    /// opt-19's class name for the pass (`PromotePass`), as its instrumentation prints it.
+    pub fn class_name(self) -> &'static str {
+        pass_info(self).class
     }
 
     /// Whether this is a module pass (run on the whole module between function passes, see
@@ -58,25 +66,22 @@ impl Pass {
     pub fn is_module_pass(self) -> bool {
         matches!(self, Pass::Debugify | Pass::CheckDebugify)
     }
-
-    fn from_name(name: &str) -> Option<Pass> {
-        if let Some(p) = crate::analysis::dot::Printer::from_name(name) {
-            return Some(Pass::Print(p));
-        }
-        Some(match name {
-            "mem2reg" => Pass::Mem2Reg,
-            "verify" | "require<verify>" => Pass::Verify,
-            "phi-elim" => Pass::PhiElim,
-            "reg2mem" => Pass::Reg2Mem,
-            "debugify" => Pass::Debugify,
-            "check-debugify" => Pass::CheckDebugify,
-            "analyses" => Pass::Analyses,
-            _ => return None,
-        })
-    }
 }
 
-/// A malformed `-passes=` string.
+/// A malformed `-passes=` string; the message names what is wrong (for an unknown pass name:
+/// the closest valid name, if one is close, and the list of valid names).
+///
+/// It is a [`std::error::Error`], so `?` carries it into `Box<dyn Error>`:
+///
+/// ```
+/// fn passes(text: &str) -> Result<Vec<passes::pipeline::Pass>, Box<dyn std::error::Error>> {
+///     Ok(passes::pipeline::parse_pipeline(text)?)
+/// }
+/// assert_eq!(passes("mem2reg,verify")?.len(), 2);
+/// let err = passes("mem2rg").unwrap_err().to_string();
+/// assert!(err.starts_with("unknown pass name 'mem2rg'; did you mean 'mem2reg'?"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PipelineParseError(pub String);
 
@@ -84,6 +89,19 @@ impl fmt::Display for PipelineParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+impl std::error::Error for PipelineParseError {}
+
+/// The message for an unknown pass name.
+fn unknown_pass(name: &str) -> PipelineParseError {
+    let mut msg = format!("unknown pass name '{name}'");
+    if let Some(near) = closest(name) {
+        msg += &format!("; did you mean '{near}'?");
+    }
+    let names: Vec<&str> = table::all_names().collect();
+    msg += &format!("\nvalid pass names: {}", names.join(", "));
+    PipelineParseError(msg)
 }
 
 /// Parses a `-passes=` pipeline: `a,b`, `function(a,b)`, `module(function(a))`, whitespace allowed.
@@ -94,9 +112,9 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Pass>, PipelineParseError> {
     let flush = |cur: &mut String, passes: &mut Vec<Pass>| -> Result<(), PipelineParseError> {
         let name = cur.trim();
         if !name.is_empty() {
-            match Pass::from_name(name) {
+            match lookup(name) {
                 Some(p) => passes.push(p),
-                None => return Err(PipelineParseError(format!("unknown pass name '{name}'"))),
+                None => return Err(unknown_pass(name)),
             }
         }
         cur.clear();
@@ -158,6 +176,13 @@ pub struct RunOptions {
     /// opt's `-cfg-dot-filename-prefix`: `dot-cfg` and `dot-cfg-only` write
     /// `PREFIX.NAME.dot` (empty by default: `.NAME.dot` in the current directory).
     pub cfg_dot_prefix: String,
+    /// opt's `-debug-pass-manager`: a `Running pass: ...` line before each pass, in
+    /// [`RunReport::printed`] (see [`instrument`]).
+    pub debug_pass_manager: bool,
+    /// opt's `-print-before-all`: the IR before each pass, in [`RunReport::printed`].
+    pub print_before_all: bool,
+    /// opt's `-print-after-all`: the IR after each pass, in [`RunReport::printed`].
+    pub print_after_all: bool,
 }
 
 impl Default for RunOptions {
@@ -169,6 +194,9 @@ impl Default for RunOptions {
             mem2reg: Default::default(),
             module_id: "<stdin>".into(),
             cfg_dot_prefix: String::new(),
+            debug_pass_manager: false,
+            print_before_all: false,
+            print_after_all: false,
         }
     }
 }
@@ -182,7 +210,9 @@ pub struct RunReport {
     pub timings: Vec<(String, Duration)>,
     /// `phi-elim`'s listing of copies (with [`RunOptions::print_copies`]), functions in order.
     pub copies: String,
-    /// Counters of passes that keep them, `(name, value)` in order (e.g. `phi-elim.copies`).
+    /// Counters of the passes other than mem2reg, `(name, value)` in order (e.g.
+    /// `phi-elim.copies`). All counters, mem2reg's included, with LLVM's names and sentences:
+    /// [`RunReport::statistics`]; opt's `-stats` table: [`RunReport::stats_text`].
     pub stats: Vec<(String, u64)>,
     /// `mem2reg`'s report (statistics, remarks, explanations), summed over its runs.
     pub mem2reg: crate::transform::mem2reg::Report,
@@ -194,6 +224,15 @@ pub struct PipelineError {
     /// The messages, one per problem.
     pub messages: Vec<String>,
 }
+
+impl fmt::Display for PipelineError {
+    /// The messages, one per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.messages.join("\n"))
+    }
+}
+
+impl std::error::Error for PipelineError {}
 
 /// What running the passes on one function produced (merged in function order).
 #[derive(Clone, Debug, Default)]
@@ -243,11 +282,22 @@ pub fn run_on_function(
     passes: &[Pass],
     opts: &RunOptions,
 ) -> FunctionReport {
+    use instrument::When;
     let mut r = FunctionReport::default();
     for &pass in passes {
+        instrument::function_pass(f, pass, When::Before, opts, &mut r.printed);
+        let order = (pass == Pass::Mem2Reg && opts.mem2reg.explain)
+            .then(|| instrument::SourceOrder::take(f));
+        let from = r.mem2reg.explanations.len();
         let t0 = Instant::now();
         one_pass(f, ctx, pass, opts, &mut r);
         r.timings.push((pass.name(), t0.elapsed()));
+        if let Some(order) = order {
+            let sorted = order.sort(f, &r.mem2reg.explanations[from..]);
+            r.mem2reg.explanations.truncate(from);
+            r.mem2reg.explanations.push_str(&sorted);
+        }
+        instrument::function_pass(f, pass, When::After, opts, &mut r.printed);
         if pass == Pass::Mem2Reg && opts.mem2reg.time_analyses {
             let d = std::mem::take(&mut r.mem2reg.analysis_time);
             r.timings.push((MEM2REG_ANALYSES, d));
@@ -411,10 +461,10 @@ mod tests {
             parse_pipeline("function(verify),require<verify>").unwrap(),
             vec![Pass::Verify, Pass::Verify]
         );
-        assert_eq!(
-            parse_pipeline("bogus").unwrap_err().0,
-            "unknown pass name 'bogus'"
-        );
+        let e = parse_pipeline("bogus").unwrap_err().0;
+        assert!(e.starts_with("unknown pass name 'bogus'\nvalid pass names: mem2reg, verify, "));
+        let e = parse_pipeline("function(reg2mme)").unwrap_err().0;
+        assert!(e.starts_with("unknown pass name 'reg2mme'; did you mean 'reg2mem'?\n"));
         assert!(parse_pipeline("function(verify").is_err());
         assert!(parse_pipeline("verify)").is_err());
     }

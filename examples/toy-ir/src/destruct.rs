@@ -209,21 +209,6 @@ impl<'f> View<'f> {
     }
 }
 
-/// Target `slot` of `term`, without collecting them all.
-fn target(term: &Term, slot: usize) -> Option<&Target> {
-    match term {
-        Term::Jump(t) => (slot == 0).then_some(t),
-        Term::Branch {
-            then_to, else_to, ..
-        } => [then_to, else_to].get(slot).copied(),
-        Term::Switch { cases, default, .. } => match cases.get(slot) {
-            Some((_, t)) => Some(t),
-            None => (slot == cases.len()).then_some(default),
-        },
-        Term::Return(_) => None,
-    }
-}
-
 impl ssa::Graph for View<'_> {
     fn num_blocks(&self) -> usize {
         ssa::Graph::num_blocks(self.f)
@@ -262,7 +247,7 @@ impl PhiFunction for View<'_> {
             for &(p, slot) in &self.into[b.index()] {
                 let term = self.f.blocks[p.index()].term.as_ref();
                 let arg = term
-                    .and_then(|t| target(t, slot))
+                    .and_then(|t| t.target(slot))
                     .and_then(|t| t.args.get(k));
                 out.extend(arg.map(|&a| (p.into(), a)));
             }

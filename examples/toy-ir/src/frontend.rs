@@ -169,7 +169,8 @@ struct Ir {
     /// Whether [`UNDEFINED`] was handed out.
     undefined_used: bool,
     merges: Vec<Merge>,
-    /// Per temp: the index of its merge in `merges`, or `u32::MAX`.
+    /// Per temp: the index of its merge in `merges`, or `u32::MAX` (temps past the end: none;
+    /// the table grows only when a merge is made).
     merge_of: Vec<u32>,
     ops: Vec<Operand>,
 }
@@ -181,8 +182,20 @@ impl Ir {
             return None;
         }
         self.next_temp += 1;
-        self.merge_of.push(u32::MAX);
         Some(Temp(self.next_temp - 1))
+    }
+
+    /// Forgets the function, keeping the buffers.
+    fn clear(&mut self) {
+        self.func = Function::default();
+        self.state.clear();
+        self.edges.clear();
+        self.next_temp = 0;
+        self.overflow = false;
+        self.undefined_used = false;
+        self.merges.clear();
+        self.merge_of.clear();
+        self.ops.clear();
     }
 
     fn merge_mut(&mut self, v: Operand) -> Option<&mut Merge> {
@@ -199,6 +212,9 @@ impl Sink for Ir {
         let Some(temp) = self.fresh() else {
             return UNDEFINED.into();
         };
+        if self.merge_of.len() <= temp.index() {
+            self.merge_of.resize(temp.index() + 1, u32::MAX);
+        }
         self.merge_of[temp.index()] = self.merges.len() as u32;
         self.merges.push(Merge {
             block: block.into(),
@@ -416,9 +432,10 @@ impl FunctionBuilder {
             return Err(FrontendError::TooManyTemps);
         }
         self.stats = self.ssa.finish(&mut self.ir)?;
-        let ir = std::mem::take(&mut self.ir);
+        let f = finish::write(&mut self.ir, self.merges);
+        self.ir.clear();
         self.cur = None;
-        Ok(finish::write(ir, self.merges))
+        Ok(f)
     }
 
     fn state(&self, b: Block) -> Result<BlockState, FrontendError> {
@@ -449,23 +466,24 @@ impl FunctionBuilder {
     /// Checks every target, then reports the edges and sets the terminator.
     fn terminate(&mut self, term: Term) -> Result<(), FrontendError> {
         let from = self.open()?;
-        for t in term.targets() {
-            let s = self.state(t.block)?;
-            if t.block == Function::ENTRY {
+        let targets = (0..term.num_targets()).filter_map(|i| term.target(i).map(|t| t.block));
+        for to in targets.clone() {
+            let s = self.state(to)?;
+            if to == Function::ENTRY {
                 return Err(BuilderError::EdgeIntoEntry { from: from.into() }.into());
             }
             if s.sealed {
-                let (from, to) = (from.into(), t.block.into());
+                let (from, to) = (from.into(), to.into());
                 return Err(BuilderError::EdgeIntoSealed { from, to }.into());
             }
         }
-        for (slot, t) in term.targets().into_iter().enumerate() {
-            self.ssa.add_edge(from.into(), t.block.into())?;
-            self.ir.state[t.block.index()].preds += 1;
+        for (slot, to) in targets.enumerate() {
+            self.ssa.add_edge(from.into(), to.into())?;
+            self.ir.state[to.index()].preds += 1;
             self.ir.edges.push(Edge {
                 from,
                 slot: slot as u32,
-                to: t.block,
+                to,
             });
         }
         self.ir.state[from.index()].terminated = true;

@@ -360,6 +360,31 @@ impl Term {
         }
     }
 
+    /// The number of targets (edges) of [`Term::targets`].
+    pub fn num_targets(&self) -> usize {
+        match self {
+            Term::Jump(_) => 1,
+            Term::Branch { .. } => 2,
+            Term::Switch { cases, .. } => cases.len() + 1,
+            Term::Return(_) => 0,
+        }
+    }
+
+    /// Target `slot` in the order of [`Term::targets`], without collecting them all.
+    pub fn target(&self, slot: usize) -> Option<&Target> {
+        match self {
+            Term::Jump(t) => (slot == 0).then_some(t),
+            Term::Branch {
+                then_to, else_to, ..
+            } => [then_to, else_to].get(slot).copied(),
+            Term::Switch { cases, default, .. } => match cases.get(slot) {
+                Some((_, t)) => Some(t),
+                None => (slot == cases.len()).then_some(default),
+            },
+            Term::Return(_) => None,
+        }
+    }
+
     /// Mutable access to the targets, in the same order as [`Term::targets`].
     pub fn targets_mut(&mut self) -> Vec<&mut Target> {
         match self {

@@ -81,7 +81,7 @@ impl Numbering {
             ValueDef::Undef => out.extend_from_slice(b"undef"),
             ValueDef::Poison => out.extend_from_slice(b"poison"),
             ValueDef::Const(t) => match ba {
-                Some(ba) => out.extend_from_slice(&ba.rewrite(func.text(t))),
+                Some(ba) => ba.write_const(func.text(t), out),
                 None => out.extend_from_slice(func.text(t)),
             },
             ValueDef::Inst(_) | ValueDef::Param(_) => {
@@ -486,9 +486,47 @@ fn find(h: &[u8], n: &[u8]) -> Option<usize> {
 /// Where `blockaddress(@f, %N)` points after passes renumbered `f`'s blocks: for each
 /// function whose input numbered blocks, input number → number it prints with now.
 /// Invariant: only numeric block references change; named ones stay as written.
+///
+/// A streaming printer that does not know the numbering yet prints through
+/// [`BlockAddresses::deferred`]: each constant with `blockaddress(` is written between marks
+/// (`BA_MARK`, its length as 4 little-endian bytes, the text), which
+/// [`BlockAddresses::resolve_marks`] rewrites once the numbering is known. Rewriting a marked
+/// text later gives the bytes rewriting it while printing gives.
 pub struct BlockAddresses {
     by_fn: FxHashMap<Vec<u8>, FxHashMap<u32, u32>>,
+    deferred: bool,
 }
+
+/// One function's part of [`BlockAddresses`]: its key and its blocks' input → output numbers.
+pub struct FunctionBlocks {
+    key: Vec<u8>,
+    map: FxHashMap<u32, u32>,
+}
+
+impl FunctionBlocks {
+    /// The numbering `f` prints with now, for the blocks its input numbered (`None` when it
+    /// numbered none: nothing to rewrite).
+    pub fn of(f: &Function) -> Option<Self> {
+        if f.input_block_numbers.is_empty() {
+            return None;
+        }
+        let num = Numbering::compute(f);
+        let map: FxHashMap<u32, u32> = f
+            .input_block_numbers
+            .iter()
+            .filter(|(_, b)| f.layout.is_block_inserted(*b) && f.dfg.blocks[*b].name.is_none())
+            .map(|&(n, b)| (n, num.blocks[b]))
+            .collect();
+        let mut key = vec![b'@'];
+        key.extend_from_slice(f.text(f.name));
+        let key = crate::ir::module_info::global_key(&key).into_owned();
+        Some(Self { key, map })
+    }
+}
+
+/// Marks a deferred `blockaddress` constant in printed text (see [`BlockAddresses`]).
+const BA_MARK: &[u8] = b"\x00\x02BA";
+const BA_KW: &[u8] = b"blockaddress(";
 
 impl BlockAddresses {
     /// The map for `m`, or `None` when the module has no `blockaddress`.
@@ -496,61 +534,134 @@ impl BlockAddresses {
         if !m.info.as_ref().is_some_and(|c| c.has_blockaddress) {
             return None;
         }
-        let mut by_fn = FxHashMap::default();
-        for f in m.functions.values() {
-            if f.input_block_numbers.is_empty() {
-                continue;
-            }
-            let num = Numbering::compute(f);
-            let map: FxHashMap<u32, u32> = f
-                .input_block_numbers
-                .iter()
-                .filter(|(_, b)| f.layout.is_block_inserted(*b) && f.dfg.blocks[*b].name.is_none())
-                .map(|&(n, b)| (n, num.blocks[b]))
-                .collect();
-            let mut key = vec![b'@'];
-            key.extend_from_slice(f.text(f.name));
-            by_fn.insert(
-                crate::ir::module_info::global_key(&key).into_owned(),
-                map,
-            );
+        Some(Self::from_functions(
+            m.functions.values().filter_map(FunctionBlocks::of),
+        ))
+    }
+
+    /// The map made of these functions' numberings.
+    pub fn from_functions(fns: impl IntoIterator<Item = FunctionBlocks>) -> Self {
+        let by_fn = fns.into_iter().map(|f| (f.key, f.map)).collect();
+        Self {
+            by_fn,
+            deferred: false,
         }
-        Some(Self { by_fn })
+    }
+
+    /// A printer argument that marks `blockaddress` constants instead of rewriting them.
+    pub fn deferred() -> Self {
+        Self {
+            by_fn: FxHashMap::default(),
+            deferred: true,
+        }
+    }
+
+    /// Whether `text` has `blockaddress(` (then [`BlockAddresses::rewrite`] may change it).
+    pub fn mentioned(text: &[u8]) -> bool {
+        find(text, BA_KW).is_some()
+    }
+
+    /// Whether printed text holds marks of [`BlockAddresses::deferred`].
+    pub fn has_marks(text: &[u8]) -> bool {
+        find(text, BA_MARK).is_some()
+    }
+
+    /// The keys (see [`crate::ir::module_info::global_key`]) of the functions `text` names
+    /// right after `blockaddress(`, in order, repeats included; a superset of those
+    /// [`BlockAddresses::rewrite`] looks up in the same text.
+    pub fn targets(text: &[u8]) -> Vec<Vec<u8>> {
+        let mut keys = Vec::new();
+        let mut from = 0;
+        while let Some(p) = find(&text[from..], BA_KW) {
+            let (g_start, i) = named_function(text, from + p + BA_KW.len());
+            if i > g_start + 1 {
+                keys.push(crate::ir::module_info::global_key(&text[g_start..i]).into_owned());
+            }
+            from = i.max(from + p + 1);
+        }
+        keys
+    }
+
+    fn write_const(&self, text: &[u8], out: &mut Vec<u8>) {
+        if !self.deferred {
+            out.extend_from_slice(&self.rewrite(text));
+        } else if find(text, BA_KW).is_some() && u32::try_from(text.len()).is_ok() {
+            out.extend_from_slice(BA_MARK);
+            out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            out.extend_from_slice(text);
+        } else {
+            out.extend_from_slice(text);
+        }
+    }
+
+    /// `text` (printed through [`BlockAddresses::deferred`]) with every marked constant
+    /// rewritten by this map and the marks removed.
+    pub fn resolve_marks(&self, text: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len());
+        let mut i = 0;
+        while let Some(p) = find(&text[i..], BA_MARK) {
+            out.extend_from_slice(&text[i..i + p]);
+            let at = i + p + BA_MARK.len();
+            let Some(len) = text.get(at..at + 4) else {
+                i += p;
+                break;
+            };
+            let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+            let end = (at + 4 + len).min(text.len());
+            out.extend_from_slice(&self.rewrite(&text[at + 4..end]));
+            i = end;
+        }
+        out.extend_from_slice(&text[i..]);
+        out
+    }
+
+    /// `p` (printed through [`BlockAddresses::deferred`] by [`print_for_module`]) with every
+    /// marked constant rewritten and its sites moved by what the rewriting added or removed
+    /// before them (no site lies inside a marked constant: constants hold no numbered
+    /// references).
+    pub fn resolve_printed(&self, p: &mut Printed) {
+        let text = &p.text;
+        let mut out = Vec::with_capacity(text.len());
+        let mut site = 0;
+        let mut i = 0;
+        let shift = |sites: &mut [u32], site: &mut usize, upto: usize, delta: i64| {
+            while *site < sites.len() && (sites[*site] as usize) < upto {
+                sites[*site] = (sites[*site] as i64 + delta) as u32;
+                *site += 1;
+            }
+        };
+        while let Some(q) = find(&text[i..], BA_MARK) {
+            let delta = out.len() as i64 - i as i64;
+            shift(&mut p.sites, &mut site, i + q, delta);
+            out.extend_from_slice(&text[i..i + q]);
+            let at = i + q + BA_MARK.len();
+            let Some(len) = text.get(at..at + 4) else {
+                i += q;
+                break;
+            };
+            let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+            let end = (at + 4 + len).min(text.len());
+            out.extend_from_slice(&self.rewrite(&text[at + 4..end]));
+            i = end;
+        }
+        let delta = out.len() as i64 - i as i64;
+        shift(&mut p.sites, &mut site, usize::MAX, delta);
+        out.extend_from_slice(&text[i..]);
+        p.text = out;
     }
 
     /// `text` with every `blockaddress(@f, %N)` renumbered.
     pub fn rewrite<'t>(&self, text: &'t [u8]) -> std::borrow::Cow<'t, [u8]> {
-        const KW: &[u8] = b"blockaddress(";
-        let Some(mut at) = find(text, KW) else {
+        let Some(mut at) = find(text, BA_KW) else {
             return std::borrow::Cow::Borrowed(text);
         };
         let mut out = Vec::with_capacity(text.len());
         let mut copied = 0;
         loop {
-            let mut i = at + KW.len();
-            while text.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
-                i += 1;
-            }
-            let g_start = i;
-            if text.get(i) == Some(&b'@') {
-                i += 1;
-                if text.get(i) == Some(&b'"') {
-                    i = match text[i + 1..].iter().position(|&c| c == b'"') {
-                        Some(p) => i + p + 2,
-                        None => text.len(),
-                    };
-                } else {
-                    while text
-                        .get(i)
-                        .is_some_and(|&c| c.is_ascii_alphanumeric() || b"-$._".contains(&c))
-                    {
-                        i += 1;
-                    }
-                }
-            }
+            let (g_start, mut i) = named_function(text, at + BA_KW.len());
             // `blockaddress(` inside a string or a comment names no function.
             if i <= g_start + 1 {
-                match find(&text[i..], KW) {
+                match find(&text[i..], BA_KW) {
                     Some(p) => {
                         at = i + p;
                         continue;
@@ -581,7 +692,7 @@ impl BlockAddresses {
                     }
                 }
             }
-            match find(&text[i..], KW) {
+            match find(&text[i..], BA_KW) {
                 Some(p) => at = i + p,
                 None => break,
             }
@@ -589,6 +700,32 @@ impl BlockAddresses {
         out.extend_from_slice(&text[copied..]);
         std::borrow::Cow::Owned(out)
     }
+}
+
+/// After `blockaddress(` at `i`: the span `[start, end)` of the `@f` it names (`end <=
+/// start + 1` when none: no `@`, or a bare `@`).
+fn named_function(text: &[u8], mut i: usize) -> (usize, usize) {
+    while text.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+        i += 1;
+    }
+    let g_start = i;
+    if text.get(i) == Some(&b'@') {
+        i += 1;
+        if text.get(i) == Some(&b'"') {
+            i = match text[i + 1..].iter().position(|&c| c == b'"') {
+                Some(p) => i + p + 2,
+                None => text.len(),
+            };
+        } else {
+            while text
+                .get(i)
+                .is_some_and(|&c| c.is_ascii_alphanumeric() || b"-$._".contains(&c))
+            {
+                i += 1;
+            }
+        }
+    }
+    (g_start, i)
 }
 
 /// Appends verbatim text, ending it with a newline.

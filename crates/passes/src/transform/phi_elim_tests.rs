@@ -288,8 +288,26 @@ pub(crate) fn random_loop(rng: &mut Rng, k: usize, shape: u64) -> String {
     s
 }
 
+/// The property under arbtest: a random loop of `k` phis behaves as before phi elimination,
+/// with at most one temporary per closed cycle. A failure shrinks to a minimal loop and prints
+/// the seed that replays it.
 #[test]
 fn random_loops_behave_as_their_phis() {
+    arbtest::arbtest(|u| {
+        let shape = u.int_in_range(0..=2u64)?;
+        let mut rng = Rng::from_bytes(u.bytes(u.len())?);
+        let k = 1 + rng.below(7) as usize;
+        let text = random_loop(&mut rng, k, shape);
+        let (s, _) = same_behaviour(&text, &[&[1], &[2], &[3], &[7]]);
+        assert!(s.temps <= k / 2, "at most one temporary per closed cycle");
+        Ok(())
+    })
+    .budget_ms(1000);
+}
+
+/// The same property on 300 fixed loops, which are known to exercise copy cycles.
+#[test]
+fn random_loops_exercise_copy_cycles() {
     let mut rng = Rng::new(0x9e11);
     let mut temps = 0;
     for case in 0..300 {

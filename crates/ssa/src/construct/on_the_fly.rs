@@ -32,7 +32,9 @@
 //! sealed without predecessors (it can never run), finishing with unsealed blocks.
 //!
 //! Invariants: every operation costs amortized constant time (hash lookups; each
-//! `(variable, block)` pair is memoized once), [`Builder::finish`] is linear in the function;
+//! `(variable, block)` pair is memoized at most once, and a value found in a block's only
+//! predecessor is not memoized: it is found again in one step), [`Builder::finish`] is linear
+//! in the function (and does nothing but reset when no phi was made); no allocation per block;
 //! the result depends only on the calls made, never on hash-map iteration order.
 
 use std::fmt;
@@ -43,7 +45,7 @@ use rustc_hash::FxHashMap;
 use super::build::{build_read, Read};
 use super::{Access, Options, Value, Var};
 use crate::cfg::Cfg;
-use crate::graph::AdjacencyGraph;
+use crate::graph::Graph;
 use crate::Block;
 
 /// The user's IR, as the builder changes it.
@@ -159,23 +161,60 @@ struct PhiInfo<V> {
     ops: std::ops::Range<u32>,
 }
 
-#[derive(Default)]
-struct BlockInfo {
-    preds: Vec<Block>,
+/// No edge: the end of a list of [`Builder::edges`] (and of [`Builder::user_links`]).
+const NO_EDGE: u32 = u32::MAX;
+
+struct BlockInfo<V> {
     sealed: bool,
+    /// Whether some of the block's entries of [`Builder::map`] are in the hash map (if not,
+    /// looking there is pointless).
+    spilled: bool,
+    /// Edges into the block so far.
+    npreds: u32,
+    /// The first and last of them, a list through [`Builder::edges`] in the order they were
+    /// added (no allocation per block).
+    first: u32,
+    last: u32,
+    /// One entry of [`Builder::map`] kept here rather than in the hash map: most blocks have
+    /// at most one (a chain of blocks each defining one variable needs no hashing at all).
+    inline: Option<(Var, V)>,
     /// Incomplete phis (indices), to complete at sealing.
     incomplete: Vec<u32>,
 }
 
+impl<V> BlockInfo<V> {
+    fn new() -> Self {
+        BlockInfo {
+            sealed: false,
+            spilled: false,
+            npreds: 0,
+            first: NO_EDGE,
+            last: NO_EDGE,
+            inline: None,
+            incomplete: Vec::new(),
+        }
+    }
+}
+
+/// An edge into a block: its source, and the next edge into the same block.
+#[derive(Clone, Copy)]
+struct Edge {
+    from: Block,
+    next: u32,
+}
+
 /// The on-the-fly SSA builder (see the module docs).
 pub struct Builder<V> {
-    blocks: Vec<BlockInfo>,
+    blocks: Vec<BlockInfo<V>>,
+    /// Every edge, linked into its target's list of predecessors.
+    edges: Vec<Edge>,
     num_vars: u32,
     /// Per variable, its last definition: the block and value (`None`: none yet). Older
     /// definitions are in `map` and `defs`.
     last: Vec<Option<(Block, V)>>,
     /// Per `(variable, block)`: the value at the end of the block if it defines the variable,
-    /// else at its start (a memoized look-up, or the block's phi).
+    /// else at its start (a memoized look-up, or the block's phi). One entry per block may be
+    /// kept in the block instead ([`BlockInfo::inline`]): see [`Builder::memo`].
     map: FxHashMap<(u32, u32), V>,
     /// Every definition that is a block's last of its variable, in the order they were made
     /// final (for the resolution at `finish`).
@@ -184,7 +223,12 @@ pub struct Builder<V> {
     phi_of: FxHashMap<V, u32>,
     ops: Vec<V>,
     /// Per phi, the phis that take it as an operand.
-    users: Vec<Vec<u32>>,
+    /// Per phi, the first and last of its [`Builder::user_links`] (or [`NO_EDGE`]): a list in
+    /// one array, so no phi allocates, and a removed phi's users move to its replacement in
+    /// O(1).
+    users: Vec<(u32, u32)>,
+    /// The lists of [`Builder::users`]: a user phi and the next link.
+    user_links: Vec<(u32, u32)>,
     /// Removed phis: what replaced them.
     alias: FxHashMap<V, V>,
     pending: Vec<u32>,
@@ -199,6 +243,7 @@ impl<V: Copy + Eq + Hash> Default for Builder<V> {
     fn default() -> Self {
         Self {
             blocks: Vec::new(),
+            edges: Vec::new(),
             num_vars: 0,
             last: Vec::new(),
             map: FxHashMap::default(),
@@ -207,6 +252,7 @@ impl<V: Copy + Eq + Hash> Default for Builder<V> {
             phi_of: FxHashMap::default(),
             ops: Vec::new(),
             users: Vec::new(),
+            user_links: Vec::new(),
             alias: FxHashMap::default(),
             pending: Vec::new(),
             reachable: Vec::new(),
@@ -226,6 +272,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
     /// Forgets everything, keeping the buffers (for the next function).
     pub fn reset(&mut self) {
         self.blocks.clear();
+        self.edges.clear();
         self.num_vars = 0;
         self.last.clear();
         self.map.clear();
@@ -234,6 +281,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         self.phi_of.clear();
         self.ops.clear();
         self.users.clear();
+        self.user_links.clear();
         self.alias.clear();
         self.pending.clear();
         self.reachable.clear();
@@ -249,7 +297,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
 
     /// Creates a block; the first one is the entry.
     pub fn create_block(&mut self) -> Block {
-        self.blocks.push(BlockInfo::default());
+        self.blocks.push(BlockInfo::new());
         Block::new(self.blocks.len() - 1)
     }
 
@@ -264,21 +312,29 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         if to == Block(0) {
             return Err(BuilderError::EdgeIntoEntry { from });
         }
-        self.blocks[to.index()].preds.push(from);
+        let e = self.edges.len() as u32;
+        self.edges.push(Edge {
+            from,
+            next: NO_EDGE,
+        });
+        let info = &mut self.blocks[to.index()];
+        match info.last {
+            NO_EDGE => info.first = e,
+            last => self.edges[last as usize].next = e,
+        }
+        info.last = e;
+        info.npreds += 1;
         Ok(())
     }
 
     /// Assigns `value` to `var` in `block`.
     pub fn def_var(&mut self, var: Var, block: Block, value: V) -> Result<(), BuilderError> {
         self.check(var, block)?;
-        let last = &mut self.last[var.index()];
-        if let Some((b, v)) = *last {
-            if b != block {
-                self.map.insert((var.0, b.0), v);
-                self.defs.push((b, var, v));
-            }
+        let old = self.last[var.index()].replace((block, value));
+        if let Some((b, v)) = old.filter(|&(b, _)| b != block) {
+            self.set_memo(var, b, v);
+            self.defs.push((b, var, v));
         }
-        *last = Some((block, value));
         Ok(())
     }
 
@@ -303,6 +359,10 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         if self.block(block)?.sealed {
             return Err(BuilderError::AlreadySealed(block));
         }
+        if self.blocks[block.index()].incomplete.is_empty() {
+            self.blocks[block.index()].sealed = true;
+            return Ok(());
+        }
         let incomplete = std::mem::take(&mut self.blocks[block.index()].incomplete);
         for &k in &incomplete {
             self.complete(k, sink);
@@ -318,7 +378,10 @@ impl<V: Copy + Eq + Hash> Builder<V> {
 
     /// Resolves the pending phis and removes the phis that became trivial; every block must be
     /// sealed. The builder is then empty again ([`Builder::reset`]).
-    pub fn finish<S: Sink<Value = V>>(&mut self, sink: &mut S) -> Result<BuilderStats, BuilderError> {
+    pub fn finish<S: Sink<Value = V>>(
+        &mut self,
+        sink: &mut S,
+    ) -> Result<BuilderStats, BuilderError> {
         let unsealed: Vec<Block> = (0..self.blocks.len())
             .filter(|&b| !self.blocks[b].sealed)
             .map(Block::new)
@@ -326,29 +389,40 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         if !unsealed.is_empty() {
             return Err(BuilderError::Unsealed(unsealed));
         }
-        for v in 0..self.last.len() {
-            if let Some((b, val)) = self.last[v] {
-                self.defs.push((b, Var(v as u32), val));
+        // Without phis there is nothing to resolve or remove: no graph needed.
+        if !self.phis.is_empty() {
+            let cfg = self.cfg();
+            // Now that the graph is known, edges from unreachable blocks (which never run) are
+            // no reason to keep a phi.
+            self.reachable = (0..self.blocks.len())
+                .map(|b| cfg.is_reachable(Block::new(b)))
+                .collect();
+            let mut work = std::mem::take(&mut self.work);
+            work.clear();
+            if !self.pending.is_empty() {
+                for v in 0..self.last.len() {
+                    if let Some((b, val)) = self.last[v] {
+                        self.defs.push((b, Var(v as u32), val));
+                    }
+                }
+                self.resolve_pending(cfg, sink, &mut work);
             }
+            // Every phi completed before was looked at then, and again whenever an operand of
+            // it was removed; what is left to look at: the phis the resolution touched, and
+            // every phi when some edge comes from an unreachable block.
+            if self.reachable.contains(&false) {
+                work.clear();
+                work.extend((0..self.phis.len() as u32).rev());
+            }
+            self.remove_trivial(&mut work, sink);
+            self.work = work;
         }
-        let cfg = self.cfg();
-        if !self.pending.is_empty() {
-            self.resolve_pending(&cfg, sink);
-        }
-        // Now that the graph is known, edges from unreachable blocks (which never run) are no
-        // reason to keep a phi.
-        let reachable: Vec<bool> = (0..self.blocks.len())
-            .map(|b| cfg.is_reachable(Block::new(b)))
-            .collect();
-        let mut work: Vec<u32> = (0..self.phis.len() as u32).rev().collect();
-        self.reachable = reachable;
-        self.remove_trivial(&mut work, sink);
         let stats = self.stats;
         self.reset();
         Ok(stats)
     }
 
-    fn block(&self, b: Block) -> Result<&BlockInfo, BuilderError> {
+    fn block(&self, b: Block) -> Result<&BlockInfo<V>, BuilderError> {
         self.blocks
             .get(b.index())
             .ok_or(BuilderError::UnknownBlock(b))
@@ -359,7 +433,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             return Err(BuilderError::UnknownVar(var));
         }
         let b = self.block(block)?;
-        if b.sealed && b.preds.is_empty() && block != Block(0) {
+        if b.sealed && b.npreds == 0 && block != Block(0) {
             return Err(BuilderError::Unreachable(block));
         }
         Ok(())
@@ -371,7 +445,31 @@ impl<V: Copy + Eq + Hash> Builder<V> {
     fn local(&self, var: Var, block: Block) -> Option<V> {
         match self.last[var.index()] {
             Some((b, v)) if b == block => Some(v),
-            _ => self.map.get(&(var.0, block.0)).copied(),
+            _ => self.memo(var, block),
+        }
+    }
+
+    /// The entry of [`Builder::map`] for `(var, block)`: in the block, or in the hash map.
+    #[inline]
+    fn memo(&self, var: Var, block: Block) -> Option<V> {
+        let info = &self.blocks[block.index()];
+        match info.inline {
+            Some((w, v)) if w == var => Some(v),
+            _ if info.spilled => self.map.get(&(var.0, block.0)).copied(),
+            _ => None,
+        }
+    }
+
+    /// Sets the entry of [`Builder::map`] for `(var, block)`.
+    fn set_memo(&mut self, var: Var, block: Block, v: V) {
+        let info = &mut self.blocks[block.index()];
+        match info.inline {
+            None => info.inline = Some((var, v)),
+            Some((w, _)) if w == var => info.inline = Some((var, v)),
+            Some(_) => {
+                info.spilled = true;
+                self.map.insert((var.0, block.0), v);
+            }
         }
     }
 
@@ -401,15 +499,15 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             if !info.sealed {
                 break self.new_phi(var, blk, State::Incomplete, sink);
             }
-            match info.preds[..] {
-                [] => {
+            match info.npreds {
+                0 => {
                     let u = sink.undefined(var);
-                    self.map.insert((var.0, blk.0), u);
+                    self.set_memo(var, blk, u);
                     break u;
                 }
-                [p] => {
+                1 => {
                     path.push(blk);
-                    blk = p;
+                    blk = self.edges[info.first as usize].from;
                     if let Some(v) = self.local(var, blk) {
                         break self.resolve(v);
                     }
@@ -422,15 +520,43 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                 _ => break self.new_phi(var, blk, State::Pending, sink),
             }
         };
-        for &b in &path {
-            self.map.insert((var.0, b.0), v);
+        // A value found in the block's only predecessor is found again in one step: memoize
+        // only longer walks (this halves the hash-map work on chains of blocks).
+        if path.len() > 1 {
+            for &b in &path {
+                self.set_memo(var, b, v);
+            }
         }
         self.path = path;
         v
     }
 
+    /// The predecessors of `b`, one per edge, in the order the edges were added.
+    fn preds(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
+        let mut e = self.blocks[b.index()].first;
+        std::iter::from_fn(move || {
+            let edge = self.edges.get(e as usize)?;
+            e = edge.next;
+            Some(edge.from)
+        })
+    }
+
+    /// Steps cursor `e` along a list of edges into a block: the next predecessor, if any (for
+    /// loops that also need `&mut self`).
+    fn next_pred(&self, e: &mut u32) -> Option<Block> {
+        let edge = self.edges.get(*e as usize)?;
+        *e = edge.next;
+        Some(edge.from)
+    }
+
     /// A new phi for `var` at `block`, memoized there as the block's start value.
-    fn new_phi<S: Sink<Value = V>>(&mut self, var: Var, block: Block, state: State, sink: &mut S) -> V {
+    fn new_phi<S: Sink<Value = V>>(
+        &mut self,
+        var: Var,
+        block: Block,
+        state: State,
+        sink: &mut S,
+    ) -> V {
         let value = sink.new_phi(block, var);
         let k = self.phis.len() as u32;
         self.phis.push(PhiInfo {
@@ -440,9 +566,9 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             state,
             ops: 0..0,
         });
-        self.users.push(Vec::new());
+        self.users.push((NO_EDGE, NO_EDGE));
         self.phi_of.insert(value, k);
-        self.map.insert((var.0, block.0), value);
+        self.set_memo(var, block, value);
         self.stats.phis_made += 1;
         match state {
             State::Incomplete => self.blocks[block.index()].incomplete.push(k),
@@ -459,8 +585,9 @@ impl<V: Copy + Eq + Hash> Builder<V> {
     fn complete<S: Sink<Value = V>>(&mut self, k: u32, sink: &mut S) {
         let (var, block) = (self.phis[k as usize].var, self.phis[k as usize].block);
         let start = self.ops.len();
-        for i in 0..self.blocks[block.index()].preds.len() {
-            let p = self.blocks[block.index()].preds[i];
+        self.ops.reserve(self.blocks[block.index()].npreds as usize);
+        let mut e = self.blocks[block.index()].first;
+        while let Some(p) = self.next_pred(&mut e) {
             let v = self.read(var, p, sink);
             self.ops.push(v);
         }
@@ -475,9 +602,16 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         ph.state = State::Complete;
         let (value, block) = (ph.value, ph.block);
         sink.set_phi_operands(value, block, &self.ops[start..end]);
+        // Runs of one operand (a value reaching many edges) are looked up once.
+        let mut prev = None;
         for i in start..end {
-            if let Some(&q) = self.phi_of.get(&self.ops[i]) {
-                self.users[q as usize].push(k);
+            let op = self.ops[i];
+            if prev == Some(op) {
+                continue;
+            }
+            prev = Some(op);
+            if let Some(&q) = self.phi_of.get(&op) {
+                self.add_user(q, k);
             }
         }
     }
@@ -493,12 +627,18 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             let me = ph.value;
             let mut same = None;
             let mut trivial = true;
-            let preds = &self.blocks[ph.block.index()].preds;
-            for (i, &p) in ph.ops.clone().zip(preds) {
+            let mut prev = None;
+            for (i, p) in ph.ops.clone().zip(self.preds(ph.block)) {
                 if self.reachable.get(p.index()) == Some(&false) {
                     continue;
                 }
-                let op = self.resolve(self.ops[i as usize]);
+                // Runs of one operand are resolved once.
+                let raw = self.ops[i as usize];
+                if prev == Some(raw) {
+                    continue;
+                }
+                prev = Some(raw);
+                let op = self.resolve(raw);
                 if op == me || Some(op) == same {
                     continue;
                 }
@@ -516,7 +656,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                 Some(v) => v,
                 None => sink.undefined(var),
             };
-            work.extend(self.users[k as usize].iter().copied().filter(|&u| u != k));
+            self.push_users(k, work);
             self.remove(k, by, sink);
         }
     }
@@ -530,23 +670,60 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         sink.replace_phi(value, by);
         self.alias.insert(value, by);
         self.stats.phis_removed += 1;
-        let users = std::mem::take(&mut self.users[k as usize]);
-        if let Some(&q) = self.phi_of.get(&by) {
-            self.users[q as usize].extend(users);
+        let (first, last) = std::mem::replace(&mut self.users[k as usize], (NO_EDGE, NO_EDGE));
+        if let (Some(&q), true) = (self.phi_of.get(&by), first != NO_EDGE) {
+            match self.users[q as usize] {
+                (NO_EDGE, _) => self.users[q as usize] = (first, last),
+                (head, tail) => {
+                    self.user_links[tail as usize].1 = first;
+                    self.users[q as usize] = (head, last);
+                }
+            }
+        }
+    }
+
+    /// Pushes the phis that use phi `k` (other than `k`) onto `work`.
+    fn push_users(&self, k: u32, work: &mut Vec<u32>) {
+        let mut l = self.users[k as usize].0;
+        while let Some(&(u, next)) = self.user_links.get(l as usize) {
+            if u != k {
+                work.push(u);
+            }
+            l = next;
+        }
+    }
+
+    /// Notes that phi `k` takes phi `q` as an operand (once per run of operands: the last user
+    /// noted is not noted again).
+    fn add_user(&mut self, q: u32, k: u32) {
+        let (head, tail) = self.users[q as usize];
+        if tail != NO_EDGE && self.user_links[tail as usize].0 == k {
+            return;
+        }
+        let l = self.user_links.len() as u32;
+        self.user_links.push((k, NO_EDGE));
+        match head {
+            NO_EDGE => self.users[q as usize] = (l, l),
+            _ => {
+                self.user_links[tail as usize].1 = l;
+                self.users[q as usize] = (head, l);
+            }
         }
     }
 
     /// Resolves every pending phi by the whole-function construction over what the builder
     /// recorded: per block, its complete phis (definitions at its start), its pending phis
     /// (uses at its start) and its last definition of each variable.
-    fn resolve_pending<S: Sink<Value = V>>(&mut self, cfg: &Cfg, sink: &mut S) {
+    /// The phis it gives operands to, and the users of the pending phis it replaces, go onto
+    /// `work` (to be looked at for triviality).
+    fn resolve_pending<S: Sink<Value = V>>(&mut self, cfg: Cfg, sink: &mut S, work: &mut Vec<u32>) {
         let n = self.blocks.len();
         let r = self.recorded(n);
         let opts = Options {
             fold_trivial: false,
             ..Options::default()
         };
-        let ssa = build_read(cfg.clone(), &r, self.num_vars as usize, &opts);
+        let ssa = build_read(cfg, &r, self.num_vars as usize, &opts);
         // The values of the construction's phis: a pending phi where it has one, else new.
         let pending_at: FxHashMap<(u32, u32), u32> = (self.pending.iter())
             .map(|&k| {
@@ -577,20 +754,28 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                 by_pred[q.index()] = Some(v);
             }
             let start = self.ops.len();
-            for j in 0..self.blocks[p.block.index()].preds.len() {
-                let q = self.blocks[p.block.index()].preds[j];
+            let mut e = self.blocks[p.block.index()].first;
+            // Runs of one operand are converted once.
+            let mut prev: Option<(Value<V>, V)> = None;
+            while let Some(q) = self.next_pred(&mut e) {
                 let v = by_pred[q.index()].expect("an operand per predecessor");
-                let v = conv(self, sink, v);
+                let v = match prev {
+                    Some((raw, done)) if raw == v => done,
+                    _ => conv(self, sink, v),
+                };
+                prev = Some((by_pred[q.index()].expect("as above"), v));
                 self.ops.push(v);
             }
             for &q in ssa.preds(p.block) {
                 by_pred[q.index()] = None;
             }
             self.set_operands(phi_val[i].0, start, sink);
+            work.push(phi_val[i].0);
         }
         for &(k, v) in ssa.uses() {
             if self.phis[k as usize].state == State::Pending {
                 let by = conv(self, sink, v);
+                self.push_users(k, work);
                 self.remove(k, by, sink);
             }
         }
@@ -599,13 +784,24 @@ impl<V: Copy + Eq + Hash> Builder<V> {
 
     /// The graph of the blocks and edges added.
     fn cfg(&self) -> Cfg {
-        let mut g = AdjacencyGraph::new(self.blocks.len());
-        for (b, info) in self.blocks.iter().enumerate() {
-            for &p in &info.preds {
-                g.add_edge(p, Block::new(b));
+        // Successor lists in one array (a counting sort of the edges by source).
+        let n = self.blocks.len();
+        let mut start = vec![0u32; n + 1];
+        for e in &self.edges {
+            start[e.from.index() + 1] += 1;
+        }
+        for b in 0..n {
+            start[b + 1] += start[b];
+        }
+        let mut fill = start.clone();
+        let mut succ = vec![Block(0); self.edges.len()];
+        for b in 0..n {
+            for p in self.preds(Block::new(b)) {
+                succ[fill[p.index()] as usize] = Block::new(b);
+                fill[p.index()] += 1;
             }
         }
-        Cfg::new(&g).expect("edges were checked when added")
+        Cfg::new(&Succs { start, succ }).expect("edges were checked when added")
     }
 
     /// The recorded accesses, block by block, as the whole-function construction reads them.
@@ -656,6 +852,28 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             r.block.resize(r.acc.len(), Block::new(b));
         }
         r
+    }
+}
+
+/// The builder's graph for [`Cfg::new`]: block `b`'s successors are
+/// `succ[start[b]..start[b + 1]]`.
+struct Succs {
+    start: Vec<u32>,
+    succ: Vec<Block>,
+}
+
+impl Graph for Succs {
+    fn num_blocks(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn entry(&self) -> Option<Block> {
+        (self.start.len() > 1).then_some(Block(0))
+    }
+
+    fn successors(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
+        let r = self.start[b.index()] as usize..self.start[b.index() + 1] as usize;
+        self.succ[r].iter().copied()
     }
 }
 

@@ -3,6 +3,9 @@
 //! pass over the instructions, then writes the merges left as phis or block parameters, with
 //! their arguments.
 //!
+//! The record's buffers stay with the builder (cleared, for the next function); only the
+//! function is handed out.
+//!
 //! Invariants: linear in the function (a removed merge's replacement is looked up in a dense
 //! table, chains of replacements are shortened once); merges of a block keep their creation
 //! order; the argument of an edge is the merge's operand for that edge (operands come in the
@@ -13,8 +16,8 @@ use super::{Ir, Merge, Merges, UNDEFINED};
 use crate::ir::{Block, Function, Inst, Operand, Term};
 
 /// Turns the record into the finished function.
-pub(super) fn write(mut ir: Ir, merges: Merges) -> Function {
-    shorten_replacements(&mut ir);
+pub(super) fn write(ir: &mut Ir, merges: Merges) -> Function {
+    shorten_replacements(ir);
     let resolve = Resolver {
         merges: &ir.merges,
         merge_of: &ir.merge_of,
@@ -28,6 +31,9 @@ pub(super) fn write(mut ir: Ir, merges: Merges) -> Function {
                 rewrite_term(t, &resolve);
             }
         }
+    }
+    if ir.merges.iter().all(|m| m.replaced.is_some()) {
+        return std::mem::take(&mut ir.func);
     }
     let n = ir.func.blocks.len();
     let live = by_block(

@@ -86,7 +86,12 @@ fn loop_header_phi_completed_at_sealing() {
     // entry: i = 0 ; h (unsealed): use i ; body: i = 7 -> h ; h -> exit.
     let (mut b, mut ir) = (Builder::new(), Ir::default());
     let i = b.declare_var();
-    let (e, h, body, exit) = (b.create_block(), b.create_block(), b.create_block(), b.create_block());
+    let (e, h, body, exit) = (
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+        b.create_block(),
+    );
     b.seal_block(e, &mut ir).unwrap();
     b.def_var(i, e, 5).unwrap();
     b.add_edge(e, h).unwrap();
@@ -149,7 +154,10 @@ fn a_pending_phi_s_users_are_looked_at_again_when_its_replacement_goes() {
     b.use_var(v, m, &mut ir).unwrap();
     b.add_edge(m, h).unwrap();
     b.seal_block(h, &mut ir).unwrap();
-    assert!(ir.phis.contains_key(&at_h), "h's phi is not trivial before finish");
+    assert!(
+        ir.phis.contains_key(&at_h),
+        "h's phi is not trivial before finish"
+    );
     let stats = b.finish(&mut ir).unwrap();
     assert_eq!(stats.pending, 1);
     assert_eq!(ir.live_phis(), 0);
@@ -160,16 +168,31 @@ fn a_pending_phi_s_users_are_looked_at_again_when_its_replacement_goes() {
 fn misuse_is_an_error() {
     let (mut b, mut ir) = (Builder::<u32>::new(), Ir::default());
     let e = b.create_block();
-    assert_eq!(b.use_var(Var(0), e, &mut ir), Err(BuilderError::UnknownVar(Var(0))));
+    assert_eq!(
+        b.use_var(Var(0), e, &mut ir),
+        Err(BuilderError::UnknownVar(Var(0)))
+    );
     let x = b.declare_var();
-    assert_eq!(b.def_var(x, Block(9), 1), Err(BuilderError::UnknownBlock(Block(9))));
+    assert_eq!(
+        b.def_var(x, Block(9), 1),
+        Err(BuilderError::UnknownBlock(Block(9)))
+    );
     let d = b.create_block();
-    assert_eq!(b.add_edge(d, e), Err(BuilderError::EdgeIntoEntry { from: d }));
+    assert_eq!(
+        b.add_edge(d, e),
+        Err(BuilderError::EdgeIntoEntry { from: d })
+    );
     b.seal_block(e, &mut ir).unwrap();
-    assert_eq!(b.seal_block(e, &mut ir), Err(BuilderError::AlreadySealed(e)));
+    assert_eq!(
+        b.seal_block(e, &mut ir),
+        Err(BuilderError::AlreadySealed(e))
+    );
     b.seal_block(d, &mut ir).unwrap();
     assert_eq!(b.def_var(x, d, 1), Err(BuilderError::Unreachable(d)));
-    assert_eq!(b.add_edge(e, d), Err(BuilderError::EdgeIntoSealed { from: e, to: d }));
+    assert_eq!(
+        b.add_edge(e, d),
+        Err(BuilderError::EdgeIntoSealed { from: e, to: d })
+    );
     let u = b.create_block();
     let err = b.finish(&mut ir).unwrap_err();
     assert_eq!(err, BuilderError::Unsealed(vec![u]));
@@ -303,7 +326,13 @@ fn drive(p: &Prog, ir: &mut Ir) -> HashMap<u32, u32> {
 }
 
 /// Runs random paths: what each use reads must be what a naive run reads.
-fn check_paths(p: &Prog, ir: &Ir, uses: &HashMap<u32, u32>, preds_of: &dyn Fn(Block) -> Vec<Block>, rng: &mut Rng) {
+fn check_paths(
+    p: &Prog,
+    ir: &Ir,
+    uses: &HashMap<u32, u32>,
+    preds_of: &dyn Fn(Block) -> Vec<Block>,
+    rng: &mut Rng,
+) {
     let phis_at = |blk: Block| -> Vec<(u32, Var, Vec<u32>)> {
         let mut v: Vec<_> = (ir.phis.iter())
             .filter(|(_, ph)| ph.0 == blk)
@@ -316,7 +345,9 @@ fn check_paths(p: &Prog, ir: &Ir, uses: &HashMap<u32, u32>, preds_of: &dyn Fn(Bl
         let mut state: Vec<u32> = (0..p.nv).map(|v| 900 + v as u32).collect();
         let mut env: HashMap<u32, u32> = HashMap::new();
         let mut bb = p.entry;
-        let val = |env: &HashMap<u32, u32>, v: u32| env.get(&ir.resolve(v)).copied().unwrap_or(ir.resolve(v));
+        let val = |env: &HashMap<u32, u32>, v: u32| {
+            env.get(&ir.resolve(v)).copied().unwrap_or(ir.resolve(v))
+        };
         for _ in 0..50 {
             for &a in &p.acc[bb.index()] {
                 match a {
@@ -372,9 +403,12 @@ fn random_programs_read_what_a_naive_run_reads() {
         if reducible {
             let whole = build(&p, &crate::construct::Options::default()).unwrap();
             let live_reachable = ir.phis.values().filter(|ph| cfg.is_reachable(ph.0)).count();
-            let whole_reachable = whole.phis().iter().filter(|ph| cfg.is_reachable(ph.block)).count();
+            let whole_reachable = whole
+                .phis()
+                .iter()
+                .filter(|ph| cfg.is_reachable(ph.block))
+                .count();
             assert_eq!(live_reachable, whole_reachable, "seed {seed}: phi counts");
         }
     });
 }
-
