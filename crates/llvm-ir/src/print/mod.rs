@@ -490,7 +490,7 @@ fn find(h: &[u8], n: &[u8]) -> Option<usize> {
 /// A streaming printer that does not know the numbering yet prints through
 /// [`BlockAddresses::deferred`]: each constant with `blockaddress(` is written between marks
 /// (`BA_MARK`, its length as 4 little-endian bytes, the text), which
-/// [`BlockAddresses::resolve_marks`] rewrites once the numbering is known. Rewriting a marked
+/// [`BlockAddresses::resolve_printed`] rewrites once the numbering is known. Rewriting a marked
 /// text later gives the bytes rewriting it while printing gives.
 pub struct BlockAddresses {
     by_fn: FxHashMap<Vec<u8>, FxHashMap<u32, u32>>,
@@ -592,27 +592,6 @@ impl BlockAddresses {
         } else {
             out.extend_from_slice(text);
         }
-    }
-
-    /// `text` (printed through [`BlockAddresses::deferred`]) with every marked constant
-    /// rewritten by this map and the marks removed.
-    pub fn resolve_marks(&self, text: &[u8]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(text.len());
-        let mut i = 0;
-        while let Some(p) = find(&text[i..], BA_MARK) {
-            out.extend_from_slice(&text[i..i + p]);
-            let at = i + p + BA_MARK.len();
-            let Some(len) = text.get(at..at + 4) else {
-                i += p;
-                break;
-            };
-            let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
-            let end = (at + 4 + len).min(text.len());
-            out.extend_from_slice(&self.rewrite(&text[at + 4..end]));
-            i = end;
-        }
-        out.extend_from_slice(&text[i..]);
-        out
     }
 
     /// `p` (printed through [`BlockAddresses::deferred`] by [`print_for_module`]) with every
