@@ -5,9 +5,9 @@
 ; freezes go into the entry block after its leading allocas (%keep stays in memory: its
 ; address escapes), where they dominate every use, in the order the slots need them.
 ; A freeze nothing but a debug value would read is deleted (%y: every load of it follows a
-; store, and the debug value at its lifetime marker sees undef, so -g never changes the
-; code); so is one for a slot whose every read is defined (%z). @unnamed: an unnamed slot's
-; freeze is unnamed too.
+; store, and its lifetime marker gets no debug value, so -g never changes the code); so is
+; one for a slot whose every read is defined (%z). @unnamed: an unnamed slot's freeze is
+; unnamed too.
 ; Not an LLVM option: opt-19 reads undef at each of these places.
 define i32 @f(i32 %n) !dbg !5 {
 entry:

@@ -445,9 +445,13 @@ fn delete_dead(p: &mut Promoter<'_, '_>, s: &Slot) {
 }
 
 /// Removes a store of a promoted slot, first turning its slot's declares into debug values.
+/// A store that stands for a lifetime marker ([`kill_store`]) gets none: LLVM 19 writes no
+/// debug value at a marker.
 pub(super) fn remove_store(p: &mut Promoter<'_, '_>, s: &Slot, store: Inst) {
+    // `p.kills` is in creation order, so ascending.
+    let kill = s.kills > 0 && p.kills.binary_search_by_key(&store.index(), |k| k.index()).is_ok();
     for d in &s.dbg {
-        if d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {
+        if !kill && d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {
             let info = slot_info(p, s);
             debug_info::convert_at_store(p.f, &mut p.md, d, store, info);
         }
