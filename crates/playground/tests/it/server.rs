@@ -40,7 +40,7 @@ fn model(source: &str, lang: &str) -> Vec<u8> {
     serde_json::to_vec(&serde_json::json!({ "lang": lang, "source": source })).unwrap()
 }
 
-const MAX: &str = include_str!("../../../examples/max.ll");
+const MAX: &str = include_str!("../../../../examples/max.ll");
 
 fn healthy(addr: SocketAddr) {
     let (status, body) = post(addr, &model(MAX, "llvm"));
