@@ -6,8 +6,8 @@
 # Stages, in order (each one's output also goes to target/test-logs/STAGE.log):
 #   deps         scripts/install-deps.sh: LLVM/clang 19 and 14, csmith, ... from Debian packages
 #   build        cargo build --release
-#   cargo-test   cargo test --release --no-fail-fast (unit, integration, CLI, round-trip and
-#                difftest smoke tests)
+#   cargo-test   cargo test --release --no-fail-fast (unit, integration, CLI tests; the
+#                round-trip and difftest smoke tests only when those stages do not run)
 #   docs         cargo doc --no-deps with warnings as errors (no broken links in the library's
 #                rustdoc)
 #   programs     scripts/check-programs.py: tests/c and tests/cpp compile with clang-19/14, run
@@ -111,6 +111,9 @@ run_stage() {
   return "$rc"
 }
 
+# will_run NAME: true if the stage NAME is selected (no --only, or --only lists it).
+will_run() { [ -z "$ONLY" ] || [[ "$ONLY" == *",$1,"* ]]; }
+
 # shared_stage NAME COMMAND...: run_stage, or a visible SKIP when ../shared is absent outside CI
 # (CI has it; there a missing ../shared stops the run above).
 shared_stage() {
@@ -186,7 +189,15 @@ if [ "$STANDIN" -eq 1 ]; then
 else
   run_stage build cargo build --release || BUILT=0
   if [ "$BUILT" -eq 1 ]; then
-    run_stage cargo-test cargo test --release --workspace --no-fail-fast
+    # tests/difftest.rs and tests/roundtrip.rs are small runs of the difftest and roundtrip
+    # stages' scripts, for a plain `cargo test`; when those stages run below (a superset of the
+    # same checks), the cargo-test stage leaves the two out and says so.
+    SMOKE_SKIP=()
+    if [ "$HAVE_SHARED" -eq 1 ] && will_run difftest && will_run roundtrip && will_run corpus; then
+      SMOKE_SKIP=(-- --skip smoke_programs_behave_like_llvm_mem2reg --skip smoke_corpus_gives_opts_bytes)
+      echo "cargo-test: the difftest and roundtrip smoke tests are left to the difftest and roundtrip stages"
+    fi
+    run_stage cargo-test cargo test --release --workspace --no-fail-fast "${SMOKE_SKIP[@]}"
   else
     skip_stage cargo-test "the build failed"
   fi
