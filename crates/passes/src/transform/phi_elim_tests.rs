@@ -200,7 +200,7 @@ fn swap_needs_one_temporary_and_a_split() {
 fn copies_form_is_explicit_copies() {
     let mut m = parse(SWAP);
     eliminate(&mut m, Lowering::Copies);
-    let text = String::from_utf8(llvm_ir::print::print_module(&m, 1)).unwrap();
+    let text = String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).unwrap();
     assert_eq!(text.matches(" = copy i32 ").count(), 7, "{text}");
     assert!(!text.contains("phi"));
 }

@@ -255,7 +255,7 @@ j:
         check_demoted(f);
         // As LLVM: each of the two edges gets a block, and each phi entry a store.
         assert_eq!((st.edges_split, st.phis_demoted), (2, 1));
-        let text = String::from_utf8(llvm_ir::print::print_module(&m, 1)).unwrap();
+        let text = String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).unwrap();
         assert_eq!(text.matches("store").count(), 2, "{text}");
         assert!(text.contains("entry.j_crit_edge1:"), "{text}");
         assert!(text.contains("%p.reload = load"), "{text}");

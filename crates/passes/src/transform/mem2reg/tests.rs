@@ -92,7 +92,7 @@ pub(super) fn promoted(text: &str, opts: &Options) -> String {
     promote_function(f, None, opts);
     let errs = llvm_ir::verify::verify_function(f);
     assert!(errs.is_empty(), "{text}\n{errs:?}");
-    String::from_utf8(llvm_ir::print::print_module(&m, 1)).expect("utf-8")
+    String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).expect("utf-8")
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn type_size_memo_is_per_module() {
         for (_, f) in m.functions.iter_mut() {
             promote_function(f, ctx.as_deref(), &Options::default());
         }
-        String::from_utf8(llvm_ir::print::print_module(&m, 1)).expect("utf-8")
+        String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).expect("utf-8")
     };
     for _ in 0..2 {
         let narrow = run(&src);
