@@ -9,7 +9,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::driver::{run_job, JobError, JobOptions};
-use crate::pipeline::{parse_pipeline, PipelineParseError, RunOptions, RunReport};
+use crate::pipeline::{parse_pipeline, PipelineParseError, RunOptions, RunReport, Threads};
 use crate::text::ParseError;
 
 /// What [`run`] does: the pipeline, the passes' options (thread count included), whether to
@@ -53,9 +53,10 @@ impl Options {
         }
     }
 
-    /// These options on `threads` worker threads (1: everything on the calling thread).
-    pub fn threads(mut self, threads: usize) -> Self {
-        self.run.threads = threads.max(1);
+    /// These options on `threads` worker threads ([`Threads::ONE`]: everything on the
+    /// calling thread).
+    pub fn threads(mut self, threads: Threads) -> Self {
+        self.run.threads = threads;
         self
     }
 }
@@ -128,10 +129,10 @@ impl From<JobError> for Error {
 /// `mem2reg` does on the command line.
 ///
 /// ```
-/// use mem2reg::{run, Options};
+/// use mem2reg::{run, Options, Threads};
 ///
 /// fn promote(ll: &str) -> Result<String, Box<dyn std::error::Error>> {
-///     let out = run(ll.as_bytes(), &Options::default().threads(2))?;
+///     let out = run(ll.as_bytes(), &Options::default().threads(Threads::new(2)))?;
 ///     Ok(String::from_utf8(out.text)?)
 /// }
 /// let text = promote(

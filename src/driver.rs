@@ -411,7 +411,7 @@ fn stream(
         written: AtomicUsize::new(0),
         abort: AtomicBool::new(false),
     };
-    let threads = opts.run.threads.max(1).min(n.max(1));
+    let threads = opts.run.threads.get().min(n.max(1));
     let mut failed: Option<Fail> = None;
     let mut times = [Duration::ZERO; 4];
     let t_phase = Instant::now();

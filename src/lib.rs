@@ -30,7 +30,7 @@
 //!     if let Some(e) = mem2reg::verify::verify_module(&module).into_iter().next() {
 //!         return Err(e.into()); // VerifyError
 //!     }
-//!     let opts = mem2reg::pipeline::RunOptions { threads: 1, ..Default::default() };
+//!     let opts = mem2reg::pipeline::RunOptions { threads: mem2reg::Threads::ONE, ..Default::default() };
 //!     let report = mem2reg::pipeline::run(&mut module, &passes, &opts)?; // PipelineError
 //!     Ok(report.stats_text()) // every counter, mem2reg's too, as opt's -stats prints them
 //! }
@@ -121,6 +121,7 @@ pub mod driver;
 pub mod stages;
 
 pub use api::{run, run_to, Error, Options, Output};
+pub use llvm_ir::Threads;
 #[doc(hidden)]
 pub use llvm_ir::util;
 pub use llvm_ir::{entity, ir, verify};

@@ -108,7 +108,7 @@ fn dump_module(
 }
 
 /// Prints `m` and reads it back, so every node is in its metadata index.
-fn reread(m: &mut Module, threads: usize) -> Result<(), PipelineError> {
+fn reread(m: &mut Module, threads: pipeline::Threads) -> Result<(), PipelineError> {
     let text = crate::text::printer::print_module(m, threads);
     let fresh =
         crate::text::parser::parse_with(Arc::from(text), threads).map_err(|e| PipelineError {
@@ -177,6 +177,7 @@ define i32 @g(i32 %x) {
 ";
 
     fn run_with(threads: usize, pipeline: &str) -> (Vec<u8>, String) {
+        let threads = pipeline::Threads::new(threads);
         let mut m = crate::text::parser::parse(Arc::from(SRC.as_bytes())).unwrap();
         let passes = pipeline::parse_pipeline(pipeline).unwrap();
         let opts = RunOptions {

@@ -13,13 +13,14 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use mem2reg::text::{parser, print_module};
+use mem2reg::Threads;
 use ssa::testing::Rng;
 
 /// Reads `src` as a module: `Ok(printed text)` or `Err(rendered error)`. Panics only if the
 /// reader panics (the test then fails), or if an error has no location.
 fn read(src: &[u8]) -> Result<Vec<u8>, String> {
-    match parser::parse_with(Arc::from(src), 2) {
-        Ok(m) => Ok(print_module(&m, 2)),
+    match parser::parse_with(Arc::from(src), Threads::new(2)) {
+        Ok(m) => Ok(print_module(&m, Threads::new(2))),
         Err(e) => {
             assert!(e.line >= 1 && e.col >= 1, "error without a location: {e:?}");
             Err(e.render("t.ll"))

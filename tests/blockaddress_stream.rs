@@ -72,7 +72,7 @@ fn options(passes: &str, threads: usize) -> JobOptions {
     JobOptions {
         passes: pipeline::parse_pipeline(passes).unwrap(),
         run: RunOptions {
-            threads,
+            threads: pipeline::Threads::new(threads),
             ..Default::default()
         },
         verify_input: true,
@@ -96,7 +96,7 @@ fn whole(src: &str, passes: &str) -> Vec<u8> {
     let opts = options(passes, 1);
     pipeline::run(&mut m, &opts.passes, &opts.run).expect("runs");
     m.id = opts.module_id.clone();
-    llvm_ir::print::module_writer::write_module(&m, 1)
+    llvm_ir::print::module_writer::write_module(&m, llvm_ir::Threads::ONE)
 }
 
 #[test]

@@ -8,14 +8,15 @@ use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
 use mem2reg::text::{parser, print_module};
+use mem2reg::Threads;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(m) = parser::parse_with(Arc::from(data), 1) else {
+    let Ok(m) = parser::parse_with(Arc::from(data), Threads::ONE) else {
         return;
     };
-    let once = print_module(&m, 1);
-    assert_eq!(once, print_module(&m, 1), "printing twice differs");
-    let again = match parser::parse_with(Arc::from(once.clone()), 1) {
+    let once = print_module(&m, Threads::ONE);
+    assert_eq!(once, print_module(&m, Threads::ONE), "printing twice differs");
+    let again = match parser::parse_with(Arc::from(once.clone()), Threads::ONE) {
         Ok(m) => m,
         Err(e) => panic!(
             "printed module does not read: {}\n{}",
@@ -23,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
             String::from_utf8_lossy(&once)
         ),
     };
-    let twice = print_module(&again, 1);
+    let twice = print_module(&again, Threads::ONE);
     assert!(
         once == twice,
         "printing the re-read module differs:\n--- first\n{}\n--- second\n{}",

@@ -83,7 +83,7 @@ struct Args {
     disable_output: bool,
     verify_each: bool,
     disable_verify: bool,
-    threads: usize,
+    threads: pipeline::Threads,
     time_passes: bool,
     print_copies: bool,
     /// `--print-copies` as the user spelled it, for the usage error.
@@ -142,7 +142,7 @@ fn default_args() -> Args {
         disable_output: false,
         disable_verify: false,
         verify_each: false,
-        threads: pipeline::default_threads(),
+        threads: pipeline::Threads::default(),
         time_passes: false,
         print_copies: false,
         print_copies_spelled: String::new(),
@@ -241,7 +241,7 @@ fn apply_flag(
         "o" => a.output = Some(value!()),
         "passes" | "p" => a.passes = value!(),
         "threads" => match value!().parse::<usize>() {
-            Ok(n) if n > 0 => a.threads = n,
+            Ok(n) if n > 0 => a.threads = pipeline::Threads::new(n),
             _ => return usage_exit(&format!("{sp} needs a positive number")),
         },
         "S" => {}

@@ -10,3 +10,5 @@ pub mod lexical;
 pub mod print;
 pub mod util;
 pub mod verify;
+
+pub use util::parallel::Threads;

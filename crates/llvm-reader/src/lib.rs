@@ -12,4 +12,4 @@ pub mod lexer;
 pub mod parser;
 
 pub use error::ParseError;
-pub use parser::{parse, parse_with};
+pub use parser::{parse, parse_with, Threads};

@@ -8,3 +8,6 @@
 pub mod analysis;
 pub mod pipeline;
 pub mod transform;
+
+#[cfg(test)]
+mod testing;

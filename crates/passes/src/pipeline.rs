@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use llvm_ir::ir::{Function, Module};
 use llvm_ir::util::parallel::chunk_bounds;
-pub use llvm_ir::util::parallel::default_threads;
+pub use llvm_ir::Threads;
 
 /// A pass the pipeline can run.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -162,8 +162,9 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Pass>, PipelineParseError> {
 /// How to run a pipeline.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// Worker threads for per-function work (1 = sequential).
-    pub threads: usize,
+    /// Worker threads for per-function work ([`Threads::ONE`]: sequential; default: the
+    /// cores, at most 8).
+    pub threads: Threads,
     /// Run the verifier after every pass (`-verify-each`).
     pub verify_each: bool,
     /// Have `phi-elim` list its copies in [`RunReport::copies`].
@@ -188,7 +189,7 @@ pub struct RunOptions {
 impl Default for RunOptions {
     fn default() -> Self {
         Self {
-            threads: default_threads(),
+            threads: Threads::default(),
             verify_each: false,
             print_copies: false,
             mem2reg: Default::default(),
@@ -414,11 +415,12 @@ pub fn run(m: &mut Module, passes: &[Pass], opts: &RunOptions) -> Result<RunRepo
 
 /// Runs `f` on every function of `m`, on up to `threads` threads, returning results in
 /// function order.
-pub fn for_each_function<R: Send>(
+pub(crate) fn for_each_function<R: Send>(
     m: &mut Module,
-    threads: usize,
+    threads: Threads,
     f: impl Fn(&mut Function) -> R + Sync,
 ) -> Vec<R> {
+    let threads = threads.get();
     let mut funcs: Vec<&mut Function> = m.functions.iter_mut().map(|(_, f)| f).collect();
     if threads <= 1 || funcs.len() < 2 {
         return funcs.into_iter().map(f).collect();

@@ -76,13 +76,13 @@ pub fn front(src: &str, function: Option<&str>, o: &Options) -> Result<Front, Us
 
 /// Reads and verifies `src`; errors in the command line's words and positions.
 fn parse(src: &str) -> Result<Module, UserError> {
-    let m = llvm_reader::parse_with(Arc::from(src.as_bytes()), 1).map_err(|e| UserError {
+    let m = llvm_reader::parse_with(Arc::from(src.as_bytes()), llvm_ir::Threads::ONE).map_err(|e| UserError {
         message: e.message.clone(),
         line: Some(e.line),
         col: Some(e.col),
         rendered: e.render(FILE),
     })?;
-    let errs = llvm_ir::verify::verify_module_threads(&m, 1);
+    let errs = llvm_ir::verify::verify_module_threads(&m, llvm_ir::Threads::ONE);
     if let Some(e) = errs.first() {
         let more = match errs.len() {
             1 => String::new(),

@@ -28,7 +28,7 @@
 //! for (i, blk) in [(cmp, entry), (br, entry), (j, then), (phi, done), (ret, done)] {
 //!     fb.func.layout.append_inst(i, blk);
 //! }
-//! let text = String::from_utf8(llvm_ir::print::print_module(&m, 1)).unwrap();
+//! let text = String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).unwrap();
 //! assert_eq!(text, "define i32 @max(i32 %a, i32 %b) {\n  %cmp = icmp sgt i32 %a, %b\n  \
 //!     br i1 %cmp, label %1, label %2\n\n\
 //!     1:                                                ; preds = %0\n  br label %2\n\n\

@@ -363,7 +363,7 @@ impl<'a> MdSlots<'a> {
         flush: &mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         const CHUNK: usize = 4096;
-        let threads = crate::util::parallel::default_threads();
+        let threads = crate::Threads::default().get();
         let total = self.order.len();
         if threads <= 1 || total < 2 * CHUNK {
             for n in 0..total {

@@ -474,7 +474,7 @@ fn write_preds(
 
 /// Writes `m` as LLVM IR text in opt's layout (see [`crate::print::module_writer`]),
 /// printing functions on up to `threads` threads.
-pub fn print_module(m: &Module, threads: usize) -> Vec<u8> {
+pub fn print_module(m: &Module, threads: crate::Threads) -> Vec<u8> {
     crate::print::module_writer::write_module(m, threads)
 }
 

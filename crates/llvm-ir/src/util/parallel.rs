@@ -1,12 +1,54 @@
-//! How work is spread over threads: the default thread count, and contiguous chunks of
+//! How work is spread over threads: the thread count ([`Threads`]), and contiguous chunks of
 //! similar weight (functions by instruction count), so that joining results in chunk order
 //! gives module order whatever the thread count.
 
-/// The number of threads to use by default: the machine's parallelism, at most 8.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
+use std::fmt;
+use std::num::NonZeroUsize;
+
+/// How many worker threads a call that reads, verifies, changes or prints a module may use:
+/// at least one ([`Threads::ONE`]: everything on the calling thread). The default is the
+/// machine's parallelism, at most 8. The output never depends on it.
+///
+/// ```
+/// use llvm_ir::Threads;
+/// assert_eq!(Threads::new(0), Threads::ONE);
+/// assert_eq!(Threads::new(3).get(), 3);
+/// assert!((1..=8).contains(&Threads::default().get()));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Threads(NonZeroUsize);
+
+impl Threads {
+    /// One thread: the calling one.
+    pub const ONE: Threads = Threads(NonZeroUsize::MIN);
+
+    /// `n` threads (0 counts as 1).
+    pub fn new(n: usize) -> Self {
+        Self(NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN))
+    }
+
+    /// The machine's parallelism, at most 8 (the default).
+    pub fn all() -> Self {
+        Self::new(std::thread::available_parallelism().map_or(1, |n| n.get()).min(8))
+    }
+
+    /// The count.
+    pub fn get(self) -> usize {
+        self.0.get()
+    }
+}
+
+impl Default for Threads {
+    /// [`Threads::all`].
+    fn default() -> Self {
+        Self::all()
+    }
+}
+
+impl fmt::Display for Threads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
 }
 
 /// Splits `items` into at most `n` contiguous chunks of similar total `weight`.

@@ -45,6 +45,8 @@ use std::fmt;
 
 use ssa::Cfg;
 use ssa::DomTree;
+
+use crate::Threads;
 use crate::ir::{Block, Function, Inst, Module, Value};
 use crate::print::Numbering;
 
@@ -188,18 +190,18 @@ fn verify_with(
 
 /// Verifies every function of `m`, in parallel; errors come in module order.
 pub fn verify_module(m: &Module) -> Vec<VerifyError> {
-    verify_module_threads(m, crate::util::parallel::default_threads())
+    verify_module_threads(m, Threads::default())
 }
 
 /// [`verify_module`] on up to `threads` threads.
-pub fn verify_module_threads(m: &Module, threads: usize) -> Vec<VerifyError> {
-    verify_module_checks(m, threads, Checks::All)
+pub fn verify_module_threads(m: &Module, threads: Threads) -> Vec<VerifyError> {
+    verify_module_checks(m, threads.get(), Checks::All)
 }
 
 /// [`verify_read_function`] for every function of a module just read, on up to `threads`
 /// threads.
-pub fn verify_read_module(m: &Module, threads: usize) -> Vec<VerifyError> {
-    verify_module_checks(m, threads, Checks::BeyondReader)
+pub fn verify_read_module(m: &Module, threads: Threads) -> Vec<VerifyError> {
+    verify_module_checks(m, threads.get(), Checks::BeyondReader)
 }
 
 fn verify_module_checks(m: &Module, threads: usize, checks: Checks) -> Vec<VerifyError> {

@@ -4,6 +4,7 @@
 
 use llvm_ir::ir::{Block, Function, Inst, Module, Value};
 use llvm_ir::verify::*;
+use llvm_ir::Threads;
 use llvm_ir::ir::builder::define_function;
 use llvm_ir::ir::{FuncBuilder, FuncId, Opcode, Text, Type, TypeData, ValueDef};
 
@@ -12,7 +13,7 @@ fn parse(src: &str) -> Module {
 }
 
 fn errors(src: &str) -> Vec<VerifyError> {
-    verify_module_threads(&parse(src), 1)
+    verify_module_threads(&parse(src), Threads::ONE)
 }
 
 fn kinds(src: &str) -> Vec<ErrorKind> {
@@ -375,7 +376,7 @@ entry:
 fn edited(src: &str, edit: impl FnOnce(&mut Function)) -> Vec<VerifyError> {
     let mut m = parse(src);
     edit(&mut m.functions[FuncId(0)]);
-    verify_module_threads(&m, 1)
+    verify_module_threads(&m, Threads::ONE)
 }
 
 /// The `n`-th placed instruction of `func`.
@@ -504,7 +505,7 @@ fn block_structure_is_checked() {
     // entry: br label %1 ; %2 = add ; (no terminator at the end)
     f.layout.append_inst(j, e);
     f.layout.append_inst(add, e);
-    let errs = verify_module_threads(&m, 1);
+    let errs = verify_module_threads(&m, Threads::ONE);
     let k: Vec<ErrorKind> = errs.iter().map(|e| e.kind).collect();
     assert_eq!(
         k,
@@ -520,12 +521,12 @@ fn block_structure_is_checked() {
     f.layout.remove_inst(add);
     f.layout.append_inst(ret, b);
     // %1 returns %2, whose instruction is no longer placed.
-    let errs = verify_module_threads(&m, 1);
+    let errs = verify_module_threads(&m, Threads::ONE);
     assert_eq!(errs.len(), 1, "{}", lines(&errs));
     assert_eq!(errs[0].kind, ErrorKind::DetachedOperand);
     let f = func0(&mut m);
     f.layout.insert_inst_before(add, ret);
-    assert!(verify_module_threads(&m, 1).is_empty());
+    assert!(verify_module_threads(&m, Threads::ONE).is_empty());
 }
 
 #[test]
@@ -541,11 +542,11 @@ fn copies_are_allowed_and_typed() {
     f.layout.append_inst(ret, e);
     let last = f.layout.blocks().last().unwrap();
     f.layout.remove_block(last);
-    assert!(verify_module_threads(&m, 1).is_empty());
+    assert!(verify_module_threads(&m, Threads::ONE).is_empty());
     let f = func0(&mut m);
     let i64t = f.types.int(64);
     f.dfg.values[r].ty = i64t;
-    let k: Vec<ErrorKind> = verify_module_threads(&m, 1)
+    let k: Vec<ErrorKind> = verify_module_threads(&m, Threads::ONE)
         .iter()
         .map(|e| e.kind)
         .collect();

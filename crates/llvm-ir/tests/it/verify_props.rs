@@ -11,6 +11,7 @@
 
 use llvm_ir::ir::{Block, Function, Inst, Module, Value};
 use llvm_ir::verify::*;
+use llvm_ir::Threads;
 use ssa::{Cfg, DomTree};
 use ssa::testing::{below, chance};
 use llvm_ir::ir::builder::define_function;
@@ -476,13 +477,13 @@ fn random_module_from(rng: &mut Rng<'_>) -> Module {
 /// one mutation (the first of [`ALL`] from a random start that applies) is reported with the
 /// kind of error it makes. Returns the mutation applied.
 fn check(mut m: Module, rng: &mut Rng<'_>) -> Option<usize> {
-    let errs = verify_module_threads(&m, 1);
+    let errs = verify_module_threads(&m, Threads::ONE);
     assert!(errs.is_empty(), "valid function rejected:\n{}", show(&m, &errs));
-    assert!(verify_read_module(&m, 1).is_empty());
+    assert!(verify_read_module(&m, Threads::ONE).is_empty());
     // Printing and reading back gives the same verdict.
-    let text = llvm_ir::print::print_module(&m, 1);
+    let text = llvm_ir::print::print_module(&m, Threads::ONE);
     let back = llvm_reader::parse(text.into()).expect("printed function reads back");
-    assert!(verify_module_threads(&back, 1).is_empty(), "round trip");
+    assert!(verify_module_threads(&back, Threads::ONE).is_empty(), "round trip");
     let start = below(rng, ALL.len());
     for k in 0..ALL.len() {
         let mutation = ALL[(start + k) % ALL.len()];
@@ -490,7 +491,7 @@ fn check(mut m: Module, rng: &mut Rng<'_>) -> Option<usize> {
         if !mutate(&mut m.functions[FuncId(0)], rng, mutation) {
             continue;
         }
-        let errs = verify_module_threads(&m, 1);
+        let errs = verify_module_threads(&m, Threads::ONE);
         assert!(
             errs.iter().any(|e| e.kind == mutation.expected()),
             "{mutation:?} not reported as {:?}:\n{}",
@@ -539,7 +540,7 @@ fn every_mutation_is_applied_on_fixed_seeds() {
 }
 
 fn show(m: &Module, errs: &[VerifyError]) -> String {
-    let text = String::from_utf8_lossy(&llvm_ir::print::print_module(m, 1)).into_owned();
+    let text = String::from_utf8_lossy(&llvm_ir::print::print_module(m, Threads::ONE)).into_owned();
     let e: String = errs.iter().map(|e| format!("{e}\n")).collect();
     format!("{e}--- function before:\n{text}")
 }
@@ -559,7 +560,7 @@ fn opt_agrees_on_random_functions() {
     std::fs::create_dir_all(&dir).unwrap();
     let opt_accepts = |name: &str, m: &Module| {
         let path = dir.join(name);
-        std::fs::write(&path, llvm_ir::print::print_module(m, 1)).unwrap();
+        std::fs::write(&path, llvm_ir::print::print_module(m, Threads::ONE)).unwrap();
         std::process::Command::new("opt-19")
             .args(["-passes=verify", "-disable-output"])
             .arg(&path)
@@ -577,7 +578,7 @@ fn opt_agrees_on_random_functions() {
         let mut rng = Rng::new(seed);
         let mutation = ALL[below(&mut rng, ALL.len())];
         if mutation.printable() && mutate(&mut m.functions[FuncId(0)], &mut rng, mutation) {
-            assert!(!verify_module_threads(&m, 1).is_empty());
+            assert!(!verify_module_threads(&m, Threads::ONE).is_empty());
             assert!(
                 !opt_accepts("broken.ll", &m),
                 "seed {seed}: opt-19 accepts {mutation:?}"
@@ -642,14 +643,14 @@ fn hundred_thousand_blocks() {
         fb.func.layout.append_inst(t, b);
     }
     let start = std::time::Instant::now();
-    let errs = verify_module_threads(&m, 1);
+    let errs = verify_module_threads(&m, Threads::ONE);
     assert!(errs.is_empty(), "{}", errs[0]);
     assert!(start.elapsed().as_secs() < 10, "took {:?}", start.elapsed());
     let (phi, mut incoming) = middle_phi.unwrap();
     assert_eq!(incoming.len(), 2, "the middle block chosen is a join");
     incoming.pop();
     FuncBuilder::new(&mut m.functions[id]).set_phi_incoming(phi, &incoming);
-    let kinds: Vec<ErrorKind> = verify_module_threads(&m, 1)
+    let kinds: Vec<ErrorKind> = verify_module_threads(&m, Threads::ONE)
         .iter()
         .map(|e| e.kind)
         .collect();

@@ -45,6 +45,7 @@ use super::error::ParseError;
 use super::lexer::Token;
 use llvm_ir::ir::types::{Type, TypeTable};
 use llvm_ir::ir::{Item, Module};
+pub use llvm_ir::Threads;
 
 pub use module::{FunctionSpan, GlobalKind, GlobalSym, ModuleCtx};
 
@@ -91,16 +92,16 @@ pub fn render(source: &[u8], e: Perr) -> ParseError {
 }
 
 /// Reads a whole module (all function bodies, in parallel on up to `threads` threads).
-pub fn parse_with(source: Arc<[u8]>, threads: usize) -> Result<Module, ParseError> {
+pub fn parse_with(source: Arc<[u8]>, threads: Threads) -> Result<Module, ParseError> {
     with_big_stack(|| parse_on_this_thread(source, threads))
 }
 
 /// Reads a whole module.
 pub fn parse(source: Arc<[u8]>) -> Result<Module, ParseError> {
-    parse_with(source, llvm_ir::util::parallel::default_threads())
+    parse_with(source, Threads::default())
 }
 
-fn parse_on_this_thread(source: Arc<[u8]>, threads: usize) -> Result<Module, ParseError> {
+fn parse_on_this_thread(source: Arc<[u8]>, threads: Threads) -> Result<Module, ParseError> {
     let src: &[u8] = &source;
     let (ctx, items) = module::read_module(src).map_err(|e| render(src, e))?;
     assemble(source.clone(), Arc::new(ctx), items, threads).map_err(|e| render(&source, e))
@@ -112,7 +113,7 @@ pub fn assemble(
     source: Arc<[u8]>,
     ctx: Arc<ModuleCtx>,
     items: Vec<module::ItemSpan>,
-    threads: usize,
+    threads: Threads,
 ) -> Result<Module, Perr> {
     let results = parse_functions(&source, &ctx, threads);
     let mut m = Module::new(source.clone());
@@ -161,7 +162,12 @@ pub fn assemble(
 pub type BodyRead = (PResult<llvm_ir::ir::Function>, module_end::BodyFacts);
 
 /// Reads every function body of `ctx`, on up to `threads` threads, in module order.
-pub fn parse_functions(source: &Arc<[u8]>, ctx: &Arc<ModuleCtx>, threads: usize) -> Vec<BodyRead> {
+pub fn parse_functions(
+    source: &Arc<[u8]>,
+    ctx: &Arc<ModuleCtx>,
+    threads: Threads,
+) -> Vec<BodyRead> {
+    let threads = threads.get();
     let n = ctx.functions.len();
     let one = |i: usize| function::read_function(source, ctx, i);
     if threads <= 1 || n < 2 {

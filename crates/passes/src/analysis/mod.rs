@@ -24,7 +24,6 @@ mod tests {
 
     use super::print::print_domfrontier;
     use super::testutil::function_from_edges;
-    use super::value_liveness::ValueLiveness;
     use llvm_ir::ir::{Block, FuncId};
 
     const N: usize = 100_000;

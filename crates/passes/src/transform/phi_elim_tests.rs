@@ -6,6 +6,7 @@
 use super::*;
 use llvm_ir::entity::SecondaryMap;
 use llvm_ir::ir::{Module, Piece};
+use arbtest::arbitrary::{Result, Unstructured};
 use ssa::testing::Rng;
 
 pub(crate) fn parse(text: &str) -> Module {
@@ -199,7 +200,7 @@ fn swap_needs_one_temporary_and_a_split() {
 fn copies_form_is_explicit_copies() {
     let mut m = parse(SWAP);
     eliminate(&mut m, Lowering::Copies);
-    let text = String::from_utf8(llvm_ir::print::print_module(&m, 1)).unwrap();
+    let text = String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).unwrap();
     assert_eq!(text.matches(" = copy i32 ").count(), 7, "{text}");
     assert!(!text.contains("phi"));
 }
@@ -246,7 +247,7 @@ fn listing_names_values_as_the_input_does() {
 /// A random loop: `k` phis whose back-edge sources are other phis, constants or the counter;
 /// the back edge is critical (`shape` 0), goes through a latch (1), or is repeated in a switch
 /// that also exits (2).
-pub(crate) fn random_loop(rng: &mut Rng, k: usize, shape: u64) -> String {
+fn random_loop(rng: &mut Rng, k: usize, shape: u64) -> String {
     let mut s = String::from("define i32 @f(i32 %n) {\nentry:\n  br label %loop\nloop:\n");
     let back = if shape == 1 { "latch" } else { "loop" };
     for j in 0..k {
@@ -288,37 +289,40 @@ pub(crate) fn random_loop(rng: &mut Rng, k: usize, shape: u64) -> String {
     s
 }
 
-/// The property under arbtest: a random loop of `k` phis behaves as before phi elimination,
-/// with at most one temporary per closed cycle. A failure shrinks to a minimal loop and prints
-/// the seed that replays it.
-#[test]
-fn random_loops_behave_as_their_phis() {
-    arbtest::arbtest(|u| {
-        let shape = u.int_in_range(0..=2u64)?;
-        let mut rng = Rng::from_bytes(u.bytes(u.len())?);
-        let k = 1 + rng.below(7) as usize;
-        let text = random_loop(&mut rng, k, shape);
-        let (s, _) = same_behaviour(&text, &[&[1], &[2], &[3], &[7]]);
-        assert!(s.temps <= k / 2, "at most one temporary per closed cycle");
-        Ok(())
-    })
-    .budget_ms(1000);
+/// A [`random_loop`] and its number of phis `k`.
+pub(crate) struct RandomLoop {
+    pub(crate) k: usize,
+    pub(crate) text: String,
 }
 
-/// The same property on 300 fixed loops, which are known to exercise copy cycles.
-#[test]
-fn random_loops_exercise_copy_cycles() {
-    let mut rng = Rng::new(0x9e11);
-    let mut temps = 0;
-    for case in 0..300 {
-        let k = 1 + rng.below(7) as usize;
-        let text = random_loop(&mut rng, k, case % 3);
-        let (s, _) = same_behaviour(&text, &[&[1], &[2], &[3], &[7]]);
-        assert!(s.temps <= k / 2, "at most one temporary per closed cycle");
-        temps += s.temps;
+impl std::fmt::Display for RandomLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
     }
+}
+
+/// A random loop of 1 to 7 phis in one of the three shapes, on arbtest's bytes.
+pub(crate) fn random_loop_case(u: &mut Unstructured<'_>) -> Result<RandomLoop> {
+    let rng = &mut Rng::from_bytes(u.bytes(u.len())?);
+    let shape = rng.below(3);
+    let k = 1 + rng.below(7) as usize;
+    let text = random_loop(rng, k, shape);
+    Ok(RandomLoop { k, text })
+}
+
+/// The property on arbtest's cases: a random loop of `k` phis behaves as before phi
+/// elimination, with at most one temporary per closed cycle; a failure shrinks to a minimal
+/// loop. The cases exercise copy cycles (temporaries are made).
+#[test]
+fn random_loops_behave_as_their_phis() {
+    let mut temps = 0;
+    crate::testing::check(300, 256, random_loop_case, |c| {
+        let (s, _) = same_behaviour(&c.text, &[&[1], &[2], &[3], &[7]]);
+        assert!(s.temps <= c.k / 2, "at most one temporary per closed cycle");
+        temps += s.temps;
+    });
     assert!(
-        temps > 20,
+        temps > 10,
         "the cases exercise cycles ({temps} temporaries)"
     );
 }

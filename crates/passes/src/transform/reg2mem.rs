@@ -167,7 +167,8 @@ pub fn run_on_module(
 mod tests {
     use super::*;
     use llvm_ir::ir::FuncId;
-    use crate::transform::phi_elim::tests::{parse, random_loop, run, SWAP};
+    use crate::transform::phi_elim::tests::{parse, random_loop_case, run, SWAP};
+    use arbtest::arbitrary::{Result, Unstructured};
     use ssa::testing::Rng;
 
     /// No phi is left, and no instruction value other than an entry alloca is used outside its
@@ -228,14 +229,12 @@ mod tests {
         );
     }
 
+    /// Random loops (arbtest's cases: a failure shrinks to a minimal loop) behave as before.
     #[test]
     fn random_loops() {
-        let mut rng = Rng::new(0x2e9);
-        for case in 0..200 {
-            let k = 1 + rng.below(6) as usize;
-            let text = random_loop(&mut rng, k, case % 3);
-            same_behaviour(&text, &[&[1], &[2], &[5]]);
-        }
+        crate::testing::check(200, 256, random_loop_case, |c| {
+            same_behaviour(&c.text, &[&[1], &[2], &[5]]);
+        });
     }
 
     #[test]
@@ -256,7 +255,7 @@ j:
         check_demoted(f);
         // As LLVM: each of the two edges gets a block, and each phi entry a store.
         assert_eq!((st.edges_split, st.phis_demoted), (2, 1));
-        let text = String::from_utf8(llvm_ir::print::print_module(&m, 1)).unwrap();
+        let text = String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).unwrap();
         assert_eq!(text.matches("store").count(), 2, "{text}");
         assert!(text.contains("entry.j_crit_edge1:"), "{text}");
         assert!(text.contains("%p.reload = load"), "{text}");
@@ -303,6 +302,14 @@ j:
         s
     }
 
+    /// [`random_slots`] with 2 to 6 variables and 1 to 8 statements, on arbtest's bytes.
+    fn random_slots_case(u: &mut Unstructured<'_>) -> Result<String> {
+        let rng = &mut Rng::from_bytes(u.bytes(u.len())?);
+        let k = 2 + rng.below(5) as usize;
+        let stmts = 1 + rng.below(8) as usize;
+        Ok(random_slots(rng, k, stmts))
+    }
+
     fn count_phis(func: &Function) -> usize {
         func.layout
             .blocks()
@@ -311,18 +318,15 @@ j:
             .count()
     }
 
-    /// mem2reg after reg2mem gives back as many phis as mem2reg alone, and the same behaviour.
+    /// mem2reg after reg2mem gives back as many phis as mem2reg alone, and the same behaviour
+    /// (arbtest's cases: a failure shrinks to a minimal function).
     #[test]
     fn mem2reg_after_reg2mem_gives_the_same_phis() {
         use crate::transform::mem2reg::{promote_function, Options};
-        let mut rng = Rng::new(0x3e3);
         let opts = Options::default();
         let mut total = 0;
-        for _ in 0..150 {
-            let k = 2 + rng.below(5) as usize;
-            let stmts = 1 + rng.below(8) as usize;
-            let text = random_slots(&mut rng, k, stmts);
-            let mut m = parse(&text);
+        crate::testing::check(150, 256, random_slots_case, |text| {
+            let mut m = parse(text);
             let f = &mut m.functions[FuncId(0)];
             let want = run(f, &[4]);
             promote_function(f, None, &opts);
@@ -331,11 +335,11 @@ j:
             reg2mem(f).unwrap();
             check_demoted(f);
             drop_alloca_point(f);
-            assert_eq!(run(f, &[4]), want, "{text}");
+            assert_eq!(run(f, &[4]), want, "after reg2mem");
             promote_function(f, None, &opts);
-            assert_eq!(count_phis(f), phis, "{text}");
-            assert_eq!(run(f, &[4]), want, "{text}");
-        }
+            assert_eq!(count_phis(f), phis, "phis after mem2reg again");
+            assert_eq!(run(f, &[4]), want, "after mem2reg again");
+        });
         assert!(total > 300, "the cases have phis ({total})");
     }
 }

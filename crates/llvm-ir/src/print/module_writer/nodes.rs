@@ -82,10 +82,10 @@ impl NodeSource for CtxNodes<'_> {
 }
 
 /// Writes module `m` in opt's layout, printing functions on up to `threads` threads.
-pub fn write_module(m: &Module, threads: usize) -> Vec<u8> {
+pub fn write_module(m: &Module, threads: crate::Threads) -> Vec<u8> {
     let funcs: Vec<&Function> = m.functions.values().collect();
     let ba = BlockAddresses::compute(m);
-    let printed = print::print_parallel(&funcs, threads.max(1), ba.as_ref());
+    let printed = print::print_parallel(&funcs, threads.get(), ba.as_ref());
     let texts: Vec<std::borrow::Cow<'_, [u8]>> = m
         .items
         .iter()

@@ -240,7 +240,7 @@ DominanceFrontier for function: h \\
 
 #[test]
 fn parsed_module_matches_opt() {
-    let m = llvm_reader::parse_with(NAMED.as_bytes().to_vec().into(), 1).expect("parses");
+    let m = llvm_reader::parse_with(NAMED.as_bytes().to_vec().into(), llvm_ir::Threads::ONE).expect("parses");
     let funcs: Vec<&Function> = m.functions.values().collect();
     let domtree: String = funcs.iter().map(|f| print_domtree(f)).collect();
     assert_eq!(domtree, NAMED_DOMTREE);

@@ -760,12 +760,12 @@ fn report_left(p: &mut Promoter<'_, '_>, left: Vec<Left>, report: &mut Report) {
     }
 }
 
-/// Promotes every function of `m` on up to `threads` threads; the report sums them (remarks
-/// in function order).
-pub fn promote_module(m: &mut Module, opts: &Options, threads: usize) -> Report {
+/// Promotes every function of `m` with `opts.mem2reg`, on up to `opts.threads` threads; the
+/// report sums them (remarks in function order).
+pub fn promote_module(m: &mut Module, opts: &crate::pipeline::RunOptions) -> Report {
     let ctx = m.info.clone();
-    let reports = crate::pipeline::for_each_function(m, threads, |f| {
-        promote_function(f, ctx.as_deref(), opts)
+    let reports = crate::pipeline::for_each_function(m, opts.threads, |f| {
+        promote_function(f, ctx.as_deref(), &opts.mem2reg)
     });
     let mut total = Report::default();
     for r in reports {

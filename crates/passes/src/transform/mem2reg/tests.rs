@@ -6,18 +6,21 @@
 //! on (an unreachable budget changes nothing else). Random CFGs (reducible and irreducible,
 //! self-loops, repeated edges, unreachable parts) carry random loads and stores of a few slots,
 //! with value names chosen to collide with the phis' names (`%s0.0`), so the deferred naming
-//! is exercised too. Every output must also pass the verifier.
+//! is exercised too. Every output must also pass the verifier. The programs come from
+//! arbtest's bytes ([`crate::testing::check`]): fixed cases, and a failure shrinks to a minimal
+//! program, printed with the message.
 
 use super::{promote_function, Options};
-use ssa::testing::{below, chance, random_graph};
+use arbtest::arbitrary::{Result, Unstructured};
 use llvm_ir::ir::module::FuncId;
-use ssa::testing::Rng;
+use ssa::testing::{below, chance, random_graph, Rng};
 
 /// A function over the random graph: entry `start` jumps to the graph's entry; block `b<i>`
 /// loads and stores slots `%s0..` at random, then branches to its successors in order.
-fn random_program(rng: &mut Rng, seed: u64) -> String {
+fn random_program(rng: &mut Rng) -> String {
+    let reducible = below(rng, 3) != 0;
     let n = 1 + below(rng, 24);
-    let g = random_graph(rng, n, seed % 3 != 0);
+    let g = random_graph(rng, n, reducible);
     let k = 1 + below(rng, 4);
     let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(x, y) in &g.edges {
@@ -77,6 +80,11 @@ fn random_program(rng: &mut Rng, seed: u64) -> String {
     s
 }
 
+/// [`random_program`] on arbtest's bytes.
+fn random_case(u: &mut Unstructured<'_>) -> Result<String> {
+    Ok(random_program(&mut Rng::from_bytes(u.bytes(u.len())?)))
+}
+
 /// `text`'s first function promoted with `opts`, verified, and printed.
 pub(super) fn promoted(text: &str, opts: &Options) -> String {
     let mut m = llvm_reader::parse(text.as_bytes().to_vec().into()).expect("test input parses");
@@ -84,7 +92,7 @@ pub(super) fn promoted(text: &str, opts: &Options) -> String {
     promote_function(f, None, opts);
     let errs = llvm_ir::verify::verify_function(f);
     assert!(errs.is_empty(), "{text}\n{errs:?}");
-    String::from_utf8(llvm_ir::print::print_module(&m, 1)).expect("utf-8")
+    String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).expect("utf-8")
 }
 
 #[test]
@@ -95,14 +103,12 @@ fn bounded_placement_equals_exact_liveness() {
         ..Options::default()
     };
     let mut phis = 0;
-    for seed in 0..1500u64 {
-        let mut rng = Rng::new(seed ^ 0x3e2);
-        let text = random_program(&mut rng, seed);
-        let a = promoted(&text, &bounded);
-        let b = promoted(&text, &exact);
-        assert_eq!(a, b, "seed {seed}\n{text}");
+    crate::testing::check(1500, 1024, random_case, |text| {
+        let a = promoted(text, &bounded);
+        let b = promoted(text, &exact);
+        assert_eq!(a, b);
         phis += a.matches(" = phi ").count();
-    }
+    });
     // The programs do need phis (the test is not vacuous).
     assert!(phis > 1000, "{phis}");
 }
@@ -130,7 +136,7 @@ fn type_size_memo_is_per_module() {
         for (_, f) in m.functions.iter_mut() {
             promote_function(f, ctx.as_deref(), &Options::default());
         }
-        String::from_utf8(llvm_ir::print::print_module(&m, 1)).expect("utf-8")
+        String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).expect("utf-8")
     };
     for _ in 0..2 {
         let narrow = run(&src);
@@ -161,9 +167,7 @@ fn use_index_equals_naive_scan() {
         out
     };
     let mut checked = 0;
-    for seed in 0..300u64 {
-        let mut rng = Rng::new(seed ^ 0x51d);
-        let text = random_program(&mut rng, seed);
+    crate::testing::check(300, 1024, random_case, |text| {
         let mut m = llvm_reader::parse(text.as_bytes().to_vec().into()).expect("parses");
         let f = &mut m.functions[FuncId(0)];
         for promote in [false, true] {
@@ -172,10 +176,10 @@ fn use_index_equals_naive_scan() {
             }
             let uses = super::uses::UseIndex::compute(f);
             for v in (0..f.dfg.values.len()).map(Value::new) {
-                assert_eq!(uses.users(v), naive(f, v), "seed {seed} {v}\n{text}");
+                assert_eq!(uses.users(v), naive(f, v), "{v} (promoted: {promote})");
                 checked += uses.users(v).len();
             }
         }
-    }
+    });
     assert!(checked > 10_000, "{checked}");
 }
