@@ -189,7 +189,12 @@ impl Ir {
 
     /// Forgets the function, keeping the buffers.
     fn clear(&mut self) {
-        self.func = Function::default();
+        // Room for as many blocks as the last function had (its own list went with it).
+        let blocks = Vec::with_capacity(self.state.len());
+        self.func = Function {
+            blocks,
+            ..Function::default()
+        };
         self.state.clear();
         self.edges.clear();
         self.next_temp = 0;

@@ -180,6 +180,8 @@ struct PhiInfo<V> {
     ops: std::ops::Range<u32>,
     /// What replaced it (removed phis).
     by: V,
+    /// The next incomplete phi of its block ([`NO_PHI`]: the last).
+    next: u32,
 }
 
 /// The key of `(var, block)` in [`Builder::map`]: one word, hashed once.
@@ -208,8 +210,10 @@ struct BlockInfo<V> {
     /// One entry of [`Builder::map`] kept here rather than in the hash map: most blocks have
     /// at most one (a chain of blocks each defining one variable needs no hashing at all).
     inline: Option<(Var, V)>,
-    /// Incomplete phis (indices), to complete at sealing.
-    incomplete: Vec<u32>,
+    /// Incomplete phis, to complete at sealing: the first and last of a list through
+    /// [`PhiInfo::next`] in the order they were made ([`NO_PHI`]: none; no allocation per
+    /// block).
+    incomplete: (u32, u32),
 }
 
 impl<V> BlockInfo<V> {
@@ -221,7 +225,7 @@ impl<V> BlockInfo<V> {
             first: NO_EDGE,
             last: NO_EDGE,
             inline: None,
-            incomplete: Vec::new(),
+            incomplete: (NO_PHI, NO_PHI),
         }
     }
 }
@@ -405,18 +409,24 @@ impl<V: PhiKey> Builder<V> {
         if self.block(block)?.sealed {
             return Err(BuilderError::AlreadySealed(block));
         }
-        if self.blocks[block.index()].incomplete.is_empty() {
+        let (mut k, _) = std::mem::replace(
+            &mut self.blocks[block.index()].incomplete,
+            (NO_PHI, NO_PHI),
+        );
+        if k == NO_PHI {
             self.blocks[block.index()].sealed = true;
             return Ok(());
         }
-        let incomplete = std::mem::take(&mut self.blocks[block.index()].incomplete);
-        for &k in &incomplete {
-            self.complete(k, sink);
-        }
-        self.blocks[block.index()].sealed = true;
         let mut work = std::mem::take(&mut self.work);
         work.clear();
-        work.extend(incomplete.iter().rev());
+        while k != NO_PHI {
+            self.complete(k, sink);
+            work.push(k);
+            k = self.phis[k as usize].next;
+        }
+        self.blocks[block.index()].sealed = true;
+        // Looked at in the order they were made.
+        work.reverse();
         self.remove_trivial(&mut work, sink);
         self.work = work;
         Ok(())
@@ -650,13 +660,20 @@ impl<V: PhiKey> Builder<V> {
             state,
             ops: 0..0,
             by: value,
+            next: NO_PHI,
         });
         self.users.push((NO_EDGE, NO_EDGE));
         self.set_phi_of(value, k);
         self.set_memo(var, block, value);
         self.stats.phis_made += 1;
         match state {
-            State::Incomplete => self.blocks[block.index()].incomplete.push(k),
+            State::Incomplete => match self.blocks[block.index()].incomplete {
+                (NO_PHI, _) => self.blocks[block.index()].incomplete = (k, k),
+                (head, tail) => {
+                    self.phis[tail as usize].next = k;
+                    self.blocks[block.index()].incomplete = (head, k);
+                }
+            },
             State::Pending => {
                 self.pending.push(k);
                 self.stats.pending += 1;
