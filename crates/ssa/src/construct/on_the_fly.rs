@@ -409,10 +409,8 @@ impl<V: PhiKey> Builder<V> {
         if self.block(block)?.sealed {
             return Err(BuilderError::AlreadySealed(block));
         }
-        let (mut k, _) = std::mem::replace(
-            &mut self.blocks[block.index()].incomplete,
-            (NO_PHI, NO_PHI),
-        );
+        let (mut k, _) =
+            std::mem::replace(&mut self.blocks[block.index()].incomplete, (NO_PHI, NO_PHI));
         if k == NO_PHI {
             self.blocks[block.index()].sealed = true;
             return Ok(());

@@ -66,7 +66,8 @@ fn write_with(ir: &mut Ir, merges: Merges, bufs: &mut Buffers) -> Function {
         ..
     } = bufs;
     live_merges.clear();
-    live_merges.extend((0..ir.merges.len() as u32).filter(|&k| ir.merges[k as usize].replaced.is_none()));
+    live_merges
+        .extend((0..ir.merges.len() as u32).filter(|&k| ir.merges[k as usize].replaced.is_none()));
     let live_merges: &[u32] = live_merges;
     live.fill(n, live_merges.iter().map(|&k| ir.merges[k as usize].block));
     into.fill(n, ir.edges.iter().map(|e| e.to));

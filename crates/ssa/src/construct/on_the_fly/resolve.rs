@@ -122,9 +122,7 @@ impl<V: PhiKey> Builder<V> {
             start: &rs.succ_start,
             succ: &rs.succ,
         };
-        rs.cfg
-            .recompute(&g)
-            .expect("edges were checked when added");
+        rs.cfg.recompute(&g).expect("edges were checked when added");
     }
 
     /// Resolves every pending phi by the whole-function construction over what the builder
@@ -200,7 +198,14 @@ impl<V: PhiKey> Builder<V> {
         let n = self.blocks.len();
         let pending = &self.pending;
         let block_of = |i: usize| self.phis[pending[i] as usize].block.index();
-        group(n, pending.len(), block_of, &mut rs.pend_start, &mut rs.pend_by, &mut rs.fill);
+        group(
+            n,
+            pending.len(),
+            block_of,
+            &mut rs.pend_start,
+            &mut rs.pend_by,
+            &mut rs.fill,
+        );
         rs.var_slot.clear();
         rs.var_slot.resize(self.num_vars as usize, NO_PHI);
         rs.phi_val.clear();
@@ -239,9 +244,23 @@ impl<V: PhiKey> Builder<V> {
         let n = self.blocks.len();
         let (phis, defs) = (&self.phis, &self.defs);
         let phi_block = |k: usize| phis[k].block.index();
-        group(n, phis.len(), phi_block, &mut rs.phi_start, &mut rs.phis_by, &mut rs.fill);
+        group(
+            n,
+            phis.len(),
+            phi_block,
+            &mut rs.phi_start,
+            &mut rs.phis_by,
+            &mut rs.fill,
+        );
         let def_block = |i: usize| defs[i].0.index();
-        group(n, defs.len(), def_block, &mut rs.def_start, &mut rs.defs_by, &mut rs.fill);
+        group(
+            n,
+            defs.len(),
+            def_block,
+            &mut rs.def_start,
+            &mut rs.defs_by,
+            &mut rs.fill,
+        );
         let r = &mut rs.read;
         r.acc.clear();
         r.block.clear();
