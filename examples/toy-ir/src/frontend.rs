@@ -77,7 +77,7 @@ mod finish;
 
 use std::fmt;
 
-use ssa::construct::on_the_fly::{Builder, BuilderError, BuilderStats, Sink};
+use ssa::construct::on_the_fly::{Builder, BuilderError, BuilderStats, PhiKey, Sink};
 
 pub use crate::construct::Merges;
 use crate::ir::{BinOp, Block, BlockData, Function, Inst, Operand, Target, Temp, Term, Var};
@@ -173,6 +173,8 @@ struct Ir {
     /// the table grows only when a merge is made).
     merge_of: Vec<u32>,
     ops: Vec<Operand>,
+    /// [`finish::write`]'s buffers, kept between functions.
+    bufs: finish::Buffers,
 }
 
 impl Ir {
@@ -187,7 +189,12 @@ impl Ir {
 
     /// Forgets the function, keeping the buffers.
     fn clear(&mut self) {
-        self.func = Function::default();
+        // Room for as many blocks as the last function had (its own list went with it).
+        let blocks = Vec::with_capacity(self.state.len());
+        self.func = Function {
+            blocks,
+            ..Function::default()
+        };
         self.state.clear();
         self.edges.clear();
         self.next_temp = 0;
@@ -202,6 +209,15 @@ impl Ir {
         let t = v.temp()?;
         let k = *self.merge_of.get(t.index())?;
         self.merges.get_mut(k as usize)
+    }
+}
+
+/// A temp's number is its phi number: merges are temps, and temps are dense. Immediates and
+/// [`UNDEFINED`] are never merges.
+impl PhiKey for Operand {
+    #[inline]
+    fn phi_key(self) -> Option<u32> {
+        self.temp().filter(|&t| t != UNDEFINED).map(|t| t.0)
     }
 }
 

@@ -180,10 +180,13 @@ fn place_all<V>(
         start[v + 1] += start[v];
     }
     let mut fill = start.clone();
-    let mut rows = vec![0u32; r.acc.len()];
+    // Each row holds what placement reads of an access (its block, index, and whether it
+    // defines), so rows are read in order, never the accesses at random.
+    let mut rows = vec![(Block(0), 0u32, false); r.acc.len()];
     for (i, a) in r.acc.iter().enumerate() {
         let v = a.var().index();
-        rows[fill[v] as usize] = i as u32;
+        let def = matches!(a, Access::Def(..) | Access::Kill(_));
+        rows[fill[v] as usize] = (r.block[i], i as u32, def);
         fill[v] += 1;
     }
     let mut placer = Placer::new(cfg, dt);
@@ -191,11 +194,10 @@ fn place_all<V>(
     let mut cands = Vec::new();
     for v in (0..nv).filter(|&v| promoted[v]) {
         let row = &rows[start[v] as usize..start[v + 1] as usize];
-        let at = |i: &u32| (r.block[*i as usize], *i);
-        let is_def = |i: &&u32| matches!(r.acc[**i as usize], Access::Def(..) | Access::Kill(_));
+        let at = |&(b, i, _): &(Block, u32, bool)| (b, i);
         placer.gather(
-            row.iter().filter(is_def).map(at),
-            row.iter().filter(|i| !is_def(i)).map(at),
+            row.iter().filter(|a| a.2).map(at),
+            row.iter().filter(|a| !a.2).map(at),
         );
         placer.place(method, &mut blocks);
         cands.extend(blocks.iter().map(|&b| (Var(v as u32), b)));

@@ -42,16 +42,35 @@ use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
 
-use super::build::{build_read, Read};
-use super::{Access, Options, Value, Var};
-use crate::cfg::Cfg;
-use crate::graph::Graph;
+use super::Var;
 use crate::Block;
+
+/// A value of the user's IR as the builder keeps it. Besides comparing values, the builder
+/// must tell which values are phis it made: [`PhiKey::phi_key`] numbers them, and the builder
+/// looks the number up in a dense table (as Cranelift's values are indices), never a hash map.
+pub trait PhiKey: Copy + Eq + Hash {
+    /// A number for this value if it may be a phi (for an IR whose values are indices: the
+    /// index), or `None` if it never is (a constant). Two phis must not share a number. The
+    /// numbers of phis should be dense: the builder's table grows to the largest it sees below
+    /// [`PHI_KEY_DENSE_LIMIT`] (larger ones go to a hash map).
+    fn phi_key(self) -> Option<u32>;
+}
+
+impl PhiKey for u32 {
+    #[inline]
+    fn phi_key(self) -> Option<u32> {
+        Some(self)
+    }
+}
+
+/// Phi numbers ([`PhiKey::phi_key`]) from this one up are kept in a hash map rather than in
+/// the dense table (so a sink with sparse numbers costs no memory).
+pub const PHI_KEY_DENSE_LIMIT: u32 = 1 << 24;
 
 /// The user's IR, as the builder changes it.
 pub trait Sink {
     /// A value of the IR.
-    type Value: Copy + Eq + Hash;
+    type Value: PhiKey;
 
     /// Makes an operandless phi for `var` at the start of `block` (or a block parameter) and
     /// returns its result.
@@ -159,7 +178,20 @@ struct PhiInfo<V> {
     state: State,
     /// Its operands, a range of `Builder::ops` (complete phis).
     ops: std::ops::Range<u32>,
+    /// What replaced it (removed phis).
+    by: V,
+    /// The next incomplete phi of its block ([`NO_PHI`]: the last).
+    next: u32,
 }
+
+/// The key of `(var, block)` in [`Builder::map`]: one word, hashed once.
+#[inline]
+fn memo_key(var: Var, block: Block) -> u64 {
+    (u64::from(var.0) << 32) | u64::from(block.0)
+}
+
+/// No phi (in [`Builder::phi_at`]).
+const NO_PHI: u32 = u32::MAX;
 
 /// No edge: the end of a list of [`Builder::edges`] (and of [`Builder::user_links`]).
 const NO_EDGE: u32 = u32::MAX;
@@ -178,8 +210,10 @@ struct BlockInfo<V> {
     /// One entry of [`Builder::map`] kept here rather than in the hash map: most blocks have
     /// at most one (a chain of blocks each defining one variable needs no hashing at all).
     inline: Option<(Var, V)>,
-    /// Incomplete phis (indices), to complete at sealing.
-    incomplete: Vec<u32>,
+    /// Incomplete phis, to complete at sealing: the first and last of a list through
+    /// [`PhiInfo::next`] in the order they were made ([`NO_PHI`]: none; no allocation per
+    /// block).
+    incomplete: (u32, u32),
 }
 
 impl<V> BlockInfo<V> {
@@ -191,7 +225,7 @@ impl<V> BlockInfo<V> {
             first: NO_EDGE,
             last: NO_EDGE,
             inline: None,
-            incomplete: Vec::new(),
+            incomplete: (NO_PHI, NO_PHI),
         }
     }
 }
@@ -215,12 +249,16 @@ pub struct Builder<V> {
     /// Per `(variable, block)`: the value at the end of the block if it defines the variable,
     /// else at its start (a memoized look-up, or the block's phi). One entry per block may be
     /// kept in the block instead ([`BlockInfo::inline`]): see [`Builder::memo`].
-    map: FxHashMap<(u32, u32), V>,
+    map: FxHashMap<u64, V>,
     /// Every definition that is a block's last of its variable, in the order they were made
     /// final (for the resolution at `finish`).
     defs: Vec<(Block, Var, V)>,
     phis: Vec<PhiInfo<V>>,
-    phi_of: FxHashMap<V, u32>,
+    /// Per phi number ([`PhiKey::phi_key`]) below [`PHI_KEY_DENSE_LIMIT`]: the phi (index into
+    /// `phis`) with that number, or [`NO_PHI`].
+    phi_at: Vec<u32>,
+    /// The same for larger numbers (empty unless a sink hands them out).
+    phi_at_sparse: FxHashMap<u32, u32>,
     ops: Vec<V>,
     /// Per phi, the phis that take it as an operand.
     /// Per phi, the first and last of its [`Builder::user_links`] (or [`NO_EDGE`]): a list in
@@ -229,17 +267,19 @@ pub struct Builder<V> {
     users: Vec<(u32, u32)>,
     /// The lists of [`Builder::users`]: a user phi and the next link.
     user_links: Vec<(u32, u32)>,
-    /// Removed phis: what replaced them.
-    alias: FxHashMap<V, V>,
+    /// Whether some phi was removed (if not, values need no resolving).
+    any_removed: bool,
     pending: Vec<u32>,
     /// Per block, whether it is reachable (known at `finish` only; empty before).
     reachable: Vec<bool>,
     path: Vec<Block>,
     work: Vec<u32>,
+    /// [`Builder::finish`]'s buffers.
+    resolve_bufs: resolve::Resolve<V>,
     stats: BuilderStats,
 }
 
-impl<V: Copy + Eq + Hash> Default for Builder<V> {
+impl<V: PhiKey> Default for Builder<V> {
     fn default() -> Self {
         Self {
             blocks: Vec::new(),
@@ -249,21 +289,23 @@ impl<V: Copy + Eq + Hash> Default for Builder<V> {
             map: FxHashMap::default(),
             defs: Vec::new(),
             phis: Vec::new(),
-            phi_of: FxHashMap::default(),
+            phi_at: Vec::new(),
+            phi_at_sparse: FxHashMap::default(),
             ops: Vec::new(),
             users: Vec::new(),
             user_links: Vec::new(),
-            alias: FxHashMap::default(),
+            any_removed: false,
             pending: Vec::new(),
             reachable: Vec::new(),
             path: Vec::new(),
             work: Vec::new(),
+            resolve_bufs: resolve::Resolve::default(),
             stats: BuilderStats::default(),
         }
     }
 }
 
-impl<V: Copy + Eq + Hash> Builder<V> {
+impl<V: PhiKey> Builder<V> {
     /// An empty builder.
     pub fn new() -> Self {
         Self::default()
@@ -277,12 +319,20 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         self.last.clear();
         self.map.clear();
         self.defs.clear();
+        // Only the entries of this function's phis are set: reset those.
+        for ph in &self.phis {
+            if let Some(i) = ph.value.phi_key().filter(|&i| i < PHI_KEY_DENSE_LIMIT) {
+                if let Some(slot) = self.phi_at.get_mut(i as usize) {
+                    *slot = NO_PHI;
+                }
+            }
+        }
         self.phis.clear();
-        self.phi_of.clear();
+        self.phi_at_sparse.clear();
         self.ops.clear();
         self.users.clear();
         self.user_links.clear();
-        self.alias.clear();
+        self.any_removed = false;
         self.pending.clear();
         self.reachable.clear();
         self.stats = BuilderStats::default();
@@ -359,18 +409,22 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         if self.block(block)?.sealed {
             return Err(BuilderError::AlreadySealed(block));
         }
-        if self.blocks[block.index()].incomplete.is_empty() {
+        let (mut k, _) =
+            std::mem::replace(&mut self.blocks[block.index()].incomplete, (NO_PHI, NO_PHI));
+        if k == NO_PHI {
             self.blocks[block.index()].sealed = true;
             return Ok(());
         }
-        let incomplete = std::mem::take(&mut self.blocks[block.index()].incomplete);
-        for &k in &incomplete {
-            self.complete(k, sink);
-        }
-        self.blocks[block.index()].sealed = true;
         let mut work = std::mem::take(&mut self.work);
         work.clear();
-        work.extend(incomplete.iter().rev());
+        while k != NO_PHI {
+            self.complete(k, sink);
+            work.push(k);
+            k = self.phis[k as usize].next;
+        }
+        self.blocks[block.index()].sealed = true;
+        // Looked at in the order they were made.
+        work.reverse();
         self.remove_trivial(&mut work, sink);
         self.work = work;
         Ok(())
@@ -391,12 +445,13 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         }
         // Without phis there is nothing to resolve or remove: no graph needed.
         if !self.phis.is_empty() {
-            let cfg = self.cfg();
+            let mut rs = std::mem::take(&mut self.resolve_bufs);
+            self.compute_cfg(&mut rs);
             // Now that the graph is known, edges from unreachable blocks (which never run) are
             // no reason to keep a phi.
-            self.reachable = (0..self.blocks.len())
-                .map(|b| cfg.is_reachable(Block::new(b)))
-                .collect();
+            self.reachable.clear();
+            let reachable = (0..self.blocks.len()).map(|b| rs.cfg.is_reachable(Block::new(b)));
+            self.reachable.extend(reachable);
             let mut work = std::mem::take(&mut self.work);
             work.clear();
             if !self.pending.is_empty() {
@@ -405,8 +460,9 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                         self.defs.push((b, Var(v as u32), val));
                     }
                 }
-                self.resolve_pending(cfg, sink, &mut work);
+                self.resolve_pending(&mut rs, sink, &mut work);
             }
+            self.resolve_bufs = rs;
             // Every phi completed before was looked at then, and again whenever an operand of
             // it was removed; what is left to look at: the phis the resolution touched, and
             // every phi when some edge comes from an unreachable block.
@@ -455,7 +511,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
         let info = &self.blocks[block.index()];
         match info.inline {
             Some((w, v)) if w == var => Some(v),
-            _ if info.spilled => self.map.get(&(var.0, block.0)).copied(),
+            _ if info.spilled => self.map.get(&memo_key(var, block)).copied(),
             _ => None,
         }
     }
@@ -468,7 +524,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             Some((w, _)) if w == var => info.inline = Some((var, v)),
             Some(_) => {
                 info.spilled = true;
-                self.map.insert((var.0, block.0), v);
+                self.map.insert(memo_key(var, block), v);
             }
         }
     }
@@ -476,13 +532,49 @@ impl<V: Copy + Eq + Hash> Builder<V> {
     /// `v`, or what replaced it.
     #[inline]
     fn resolve(&self, mut v: V) -> V {
-        if self.alias.is_empty() {
+        if !self.any_removed {
             return v;
         }
-        while let Some(&w) = self.alias.get(&v) {
-            v = w;
+        // A removed phi's replacement was made before it was removed, so chains end (the
+        // bound guards against a sink whose phi numbers collide).
+        for _ in 0..=self.phis.len() {
+            match self.phi_of(v) {
+                Some(k) if self.phis[k as usize].state == State::Removed => {
+                    v = self.phis[k as usize].by;
+                }
+                _ => break,
+            }
         }
         v
+    }
+
+    /// The phi whose value is `v`, if any.
+    #[inline]
+    fn phi_of(&self, v: V) -> Option<u32> {
+        let key = v.phi_key()?;
+        let k = match self.phi_at.get(key as usize) {
+            Some(&k) => k,
+            None if self.phi_at_sparse.is_empty() => return None,
+            None => *self.phi_at_sparse.get(&key)?,
+        };
+        // A stale or colliding number is not a phi of this value.
+        let ph = self.phis.get(k as usize)?;
+        (ph.value == v).then_some(k)
+    }
+
+    /// Notes that phi `k` has value `v`.
+    fn set_phi_of(&mut self, v: V, k: u32) {
+        let Some(key) = v.phi_key() else {
+            return;
+        };
+        if key >= PHI_KEY_DENSE_LIMIT {
+            self.phi_at_sparse.insert(key, k);
+            return;
+        }
+        if self.phi_at.len() <= key as usize {
+            self.phi_at.resize(key as usize + 1, NO_PHI);
+        }
+        self.phi_at[key as usize] = k;
     }
 
     /// The look-up (see the module docs): local, then up a chain of sealed single-predecessor
@@ -565,13 +657,21 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             value,
             state,
             ops: 0..0,
+            by: value,
+            next: NO_PHI,
         });
         self.users.push((NO_EDGE, NO_EDGE));
-        self.phi_of.insert(value, k);
+        self.set_phi_of(value, k);
         self.set_memo(var, block, value);
         self.stats.phis_made += 1;
         match state {
-            State::Incomplete => self.blocks[block.index()].incomplete.push(k),
+            State::Incomplete => match self.blocks[block.index()].incomplete {
+                (NO_PHI, _) => self.blocks[block.index()].incomplete = (k, k),
+                (head, tail) => {
+                    self.phis[tail as usize].next = k;
+                    self.blocks[block.index()].incomplete = (head, k);
+                }
+            },
             State::Pending => {
                 self.pending.push(k);
                 self.stats.pending += 1;
@@ -610,7 +710,7 @@ impl<V: Copy + Eq + Hash> Builder<V> {
                 continue;
             }
             prev = Some(op);
-            if let Some(&q) = self.phi_of.get(&op) {
+            if let Some(q) = self.phi_of(op) {
                 self.add_user(q, k);
             }
         }
@@ -666,12 +766,13 @@ impl<V: Copy + Eq + Hash> Builder<V> {
     fn remove<S: Sink<Value = V>>(&mut self, k: u32, by: V, sink: &mut S) {
         let ph = &mut self.phis[k as usize];
         ph.state = State::Removed;
+        ph.by = by;
         let value = ph.value;
         sink.replace_phi(value, by);
-        self.alias.insert(value, by);
+        self.any_removed = true;
         self.stats.phis_removed += 1;
         let (first, last) = std::mem::replace(&mut self.users[k as usize], (NO_EDGE, NO_EDGE));
-        if let (Some(&q), true) = (self.phi_of.get(&by), first != NO_EDGE) {
+        if let (Some(q), true) = (self.phi_of(by), first != NO_EDGE) {
             match self.users[q as usize] {
                 (NO_EDGE, _) => self.users[q as usize] = (first, last),
                 (head, tail) => {
@@ -710,172 +811,9 @@ impl<V: Copy + Eq + Hash> Builder<V> {
             }
         }
     }
-
-    /// Resolves every pending phi by the whole-function construction over what the builder
-    /// recorded: per block, its complete phis (definitions at its start), its pending phis
-    /// (uses at its start) and its last definition of each variable.
-    /// The phis it gives operands to, and the users of the pending phis it replaces, go onto
-    /// `work` (to be looked at for triviality).
-    fn resolve_pending<S: Sink<Value = V>>(&mut self, cfg: Cfg, sink: &mut S, work: &mut Vec<u32>) {
-        let n = self.blocks.len();
-        let r = self.recorded(n);
-        let opts = Options {
-            fold_trivial: false,
-            ..Options::default()
-        };
-        let ssa = build_read(cfg, &r, self.num_vars as usize, &opts);
-        // The values of the construction's phis: a pending phi where it has one, else new.
-        let pending_at: FxHashMap<(u32, u32), u32> = (self.pending.iter())
-            .map(|&k| {
-                let ph = &self.phis[k as usize];
-                ((ph.var.0, ph.block.0), k)
-            })
-            .collect();
-        let mut phi_val = Vec::with_capacity(ssa.phis().len());
-        for p in ssa.phis() {
-            let reuse = pending_at.get(&(p.var.0, p.block.0)).copied();
-            phi_val.push(match reuse {
-                Some(k) => (k, self.phis[k as usize].value),
-                None => {
-                    let v = self.new_phi(p.var, p.block, State::Complete, sink);
-                    (self.phis.len() as u32 - 1, v)
-                }
-            });
-        }
-        let conv = |this: &Self, sink: &mut S, v: Value<V>| match v {
-            Value::Def(x) => this.resolve(x),
-            Value::Phi(q) => phi_val[q.index()].1,
-            Value::Undefined(var) => sink.undefined(var),
-        };
-        let mut by_pred: Vec<Option<Value<V>>> = vec![None; n];
-        for (i, p) in ssa.phis().iter().enumerate() {
-            let id = super::PhiId(i as u32);
-            for (&q, &v) in ssa.preds(p.block).iter().zip(ssa.operands(id)) {
-                by_pred[q.index()] = Some(v);
-            }
-            let start = self.ops.len();
-            let mut e = self.blocks[p.block.index()].first;
-            // Runs of one operand are converted once.
-            let mut prev: Option<(Value<V>, V)> = None;
-            while let Some(q) = self.next_pred(&mut e) {
-                let v = by_pred[q.index()].expect("an operand per predecessor");
-                let v = match prev {
-                    Some((raw, done)) if raw == v => done,
-                    _ => conv(self, sink, v),
-                };
-                prev = Some((by_pred[q.index()].expect("as above"), v));
-                self.ops.push(v);
-            }
-            for &q in ssa.preds(p.block) {
-                by_pred[q.index()] = None;
-            }
-            self.set_operands(phi_val[i].0, start, sink);
-            work.push(phi_val[i].0);
-        }
-        for &(k, v) in ssa.uses() {
-            if self.phis[k as usize].state == State::Pending {
-                let by = conv(self, sink, v);
-                self.push_users(k, work);
-                self.remove(k, by, sink);
-            }
-        }
-        self.pending.clear();
-    }
-
-    /// The graph of the blocks and edges added.
-    fn cfg(&self) -> Cfg {
-        // Successor lists in one array (a counting sort of the edges by source).
-        let n = self.blocks.len();
-        let mut start = vec![0u32; n + 1];
-        for e in &self.edges {
-            start[e.from.index() + 1] += 1;
-        }
-        for b in 0..n {
-            start[b + 1] += start[b];
-        }
-        let mut fill = start.clone();
-        let mut succ = vec![Block(0); self.edges.len()];
-        for b in 0..n {
-            for p in self.preds(Block::new(b)) {
-                succ[fill[p.index()] as usize] = Block::new(b);
-                fill[p.index()] += 1;
-            }
-        }
-        Cfg::new(&Succs { start, succ }).expect("edges were checked when added")
-    }
-
-    /// The recorded accesses, block by block, as the whole-function construction reads them.
-    fn recorded(&self, n: usize) -> Read<V> {
-        // Bucket phis and definitions by block (counting sort: deterministic, linear).
-        let mut phi_start = vec![0u32; n + 1];
-        for ph in &self.phis {
-            phi_start[ph.block.index() + 1] += 1;
-        }
-        let mut def_start = vec![0u32; n + 1];
-        for &(b, _, _) in &self.defs {
-            def_start[b.index() + 1] += 1;
-        }
-        for b in 0..n {
-            phi_start[b + 1] += phi_start[b];
-            def_start[b + 1] += def_start[b];
-        }
-        let mut phis_by = vec![0u32; self.phis.len()];
-        let mut fill = phi_start.clone();
-        for (k, ph) in self.phis.iter().enumerate() {
-            phis_by[fill[ph.block.index()] as usize] = k as u32;
-            fill[ph.block.index()] += 1;
-        }
-        let mut defs_by = vec![0u32; self.defs.len()];
-        let mut fill = def_start.clone();
-        for (i, &(b, _, _)) in self.defs.iter().enumerate() {
-            defs_by[fill[b.index()] as usize] = i as u32;
-            fill[b.index()] += 1;
-        }
-        let mut r = Read {
-            acc: Vec::with_capacity(self.phis.len() + self.defs.len()),
-            block: Vec::new(),
-        };
-        for b in 0..n {
-            let phis = &phis_by[phi_start[b] as usize..phi_start[b + 1] as usize];
-            for &k in phis {
-                let ph = &self.phis[k as usize];
-                match ph.state {
-                    State::Complete => r.acc.push(Access::Def(ph.var, ph.value)),
-                    State::Pending => r.acc.push(Access::UseInto(ph.var, k, ph.value)),
-                    _ => {}
-                }
-            }
-            for &i in &defs_by[def_start[b] as usize..def_start[b + 1] as usize] {
-                let (_, var, v) = self.defs[i as usize];
-                r.acc.push(Access::Def(var, self.resolve(v)));
-            }
-            r.block.resize(r.acc.len(), Block::new(b));
-        }
-        r
-    }
 }
 
-/// The builder's graph for [`Cfg::new`]: block `b`'s successors are
-/// `succ[start[b]..start[b + 1]]`.
-struct Succs {
-    start: Vec<u32>,
-    succ: Vec<Block>,
-}
-
-impl Graph for Succs {
-    fn num_blocks(&self) -> usize {
-        self.start.len() - 1
-    }
-
-    fn entry(&self) -> Option<Block> {
-        (self.start.len() > 1).then_some(Block(0))
-    }
-
-    fn successors(&self, b: Block) -> impl Iterator<Item = Block> + '_ {
-        let r = self.start[b.index()] as usize..self.start[b.index() + 1] as usize;
-        self.succ[r].iter().copied()
-    }
-}
+mod resolve;
 
 #[cfg(test)]
 mod tests;

@@ -18,6 +18,28 @@ use crate::ir::{Block, Function, Inst, Operand, Term};
 /// Turns the record into the finished function.
 pub(super) fn write(ir: &mut Ir, merges: Merges) -> Function {
     shorten_replacements(ir);
+    let mut bufs = std::mem::take(&mut ir.bufs);
+    let f = write_with(ir, merges, &mut bufs);
+    ir.bufs = bufs;
+    f
+}
+
+/// The buffers of [`write`], kept in the builder between functions (cleared, not freed).
+#[derive(Default)]
+pub(super) struct Buffers {
+    /// The merges left, by block.
+    live: ByBlock,
+    /// The indices of the merges left, in creation order.
+    live_merges: Vec<u32>,
+    /// The edges, by target block.
+    into: ByBlock,
+    /// The position of each edge among the edges into its target.
+    k_of: Vec<u32>,
+    /// Replacement chains being shortened.
+    path: Vec<usize>,
+}
+
+fn write_with(ir: &mut Ir, merges: Merges, bufs: &mut Buffers) -> Function {
     let resolve = Resolver {
         merges: &ir.merges,
         merge_of: &ir.merge_of,
@@ -36,26 +58,27 @@ pub(super) fn write(ir: &mut Ir, merges: Merges) -> Function {
         return std::mem::take(&mut ir.func);
     }
     let n = ir.func.blocks.len();
-    let live = by_block(
-        n,
-        ir.merges
-            .iter()
-            .filter(|m| m.replaced.is_none())
-            .map(|m| m.block),
-    );
-    let live_merges: Vec<&Merge> = ir.merges.iter().filter(|m| m.replaced.is_none()).collect();
-    let into = by_block(n, ir.edges.iter().map(|e| e.to));
-    // The position of each edge among the edges into its target.
-    let mut k_of = vec![0u32; ir.edges.len()];
+    let Buffers {
+        live,
+        live_merges,
+        into,
+        k_of,
+        ..
+    } = bufs;
+    live_merges.clear();
+    live_merges
+        .extend((0..ir.merges.len() as u32).filter(|&k| ir.merges[k as usize].replaced.is_none()));
+    let live_merges: &[u32] = live_merges;
+    live.fill(n, live_merges.iter().map(|&k| ir.merges[k as usize].block));
+    into.fill(n, ir.edges.iter().map(|e| e.to));
+    k_of.clear();
+    k_of.resize(ir.edges.len(), 0);
     for b in 0..n {
-        let start = into.start[b];
-        for (k, &e) in into.items[start as usize..into.start[b + 1] as usize]
-            .iter()
-            .enumerate()
-        {
+        for (k, &e) in into.of(b).iter().enumerate() {
             k_of[e as usize] = k as u32;
         }
     }
+    let live_merge = |i: u32| &ir.merges[live_merges[i as usize] as usize];
     let operand = |m: &Merge, k: u32| {
         let i = m.ops.0 as usize + k as usize;
         let v = (i < m.ops.1 as usize).then(|| ir.ops[i]);
@@ -71,7 +94,7 @@ pub(super) fn write(ir: &mut Ir, merges: Merges) -> Function {
                 }
                 let edges = into.of(b);
                 let phis = mine.iter().map(|&i| {
-                    let m = live_merges[i as usize];
+                    let m = live_merge(i);
                     let args = (edges.iter().enumerate())
                         .map(|(k, &e)| (ir.edges[e as usize].from, operand(m, k as u32)))
                         .collect();
@@ -83,7 +106,7 @@ pub(super) fn write(ir: &mut Ir, merges: Merges) -> Function {
         }
         Merges::BlockParams => {
             for b in 0..n {
-                let params = live.of(b).iter().map(|&i| live_merges[i as usize].temp);
+                let params = live.of(b).iter().map(|&i| live_merge(i).temp);
                 func.blocks[b].params.extend(params);
             }
             let mut e = 0;
@@ -96,8 +119,10 @@ pub(super) fn write(ir: &mut Ir, merges: Merges) -> Function {
                     let Some(t) = targets.get_mut(edge.slot as usize) else {
                         continue;
                     };
-                    for &j in live.of(edge.to.index()) {
-                        t.args.push(operand(live_merges[j as usize], k_of[e + i]));
+                    let params = live.of(edge.to.index());
+                    t.args.reserve_exact(params.len());
+                    for &j in params {
+                        t.args.push(operand(live_merge(j), k_of[e + i]));
                     }
                 }
                 e += run;
@@ -108,41 +133,48 @@ pub(super) fn write(ir: &mut Ir, merges: Merges) -> Function {
 }
 
 /// Items grouped by block, each group in the input's order (a counting sort).
+#[derive(Default)]
 struct ByBlock {
     /// Group `b` is `items[start[b]..start[b + 1]]`.
     start: Vec<u32>,
     /// Indices into the input.
     items: Vec<u32>,
+    /// Where the next item of each group goes, while filling.
+    fill: Vec<u32>,
 }
 
 impl ByBlock {
     fn of(&self, b: usize) -> &[u32] {
         &self.items[self.start[b] as usize..self.start[b + 1] as usize]
     }
-}
 
-/// Groups the input's indices by their block (blocks below `n`; others are left out).
-fn by_block(n: usize, blocks: impl Iterator<Item = Block> + Clone) -> ByBlock {
-    let mut start = vec![0u32; n + 1];
-    for b in blocks.clone().filter(|b| b.index() < n) {
-        start[b.index() + 1] += 1;
+    /// Groups the input's indices by their block (blocks below `n`; others are left out),
+    /// reusing the buffers.
+    fn fill(&mut self, n: usize, blocks: impl Iterator<Item = Block> + Clone) {
+        let start = &mut self.start;
+        start.clear();
+        start.resize(n + 1, 0);
+        for b in blocks.clone().filter(|b| b.index() < n) {
+            start[b.index() + 1] += 1;
+        }
+        for b in 0..n {
+            start[b + 1] += start[b];
+        }
+        self.fill.clear();
+        self.fill.extend_from_slice(start);
+        self.items.clear();
+        self.items.resize(start[n] as usize, 0);
+        for (i, b) in blocks.enumerate().filter(|(_, b)| b.index() < n) {
+            self.items[self.fill[b.index()] as usize] = i as u32;
+            self.fill[b.index()] += 1;
+        }
     }
-    for b in 0..n {
-        start[b + 1] += start[b];
-    }
-    let mut fill = start.clone();
-    let mut items = vec![0u32; start[n] as usize];
-    for (i, b) in blocks.enumerate().filter(|(_, b)| b.index() < n) {
-        items[fill[b.index()] as usize] = i as u32;
-        fill[b.index()] += 1;
-    }
-    ByBlock { start, items }
 }
 
 /// Points every removed merge straight at its final replacement (never a removed merge),
 /// with [`UNDEFINED`] as 0. A cycle of replacements (which the SSA builder never makes) reads 0.
 fn shorten_replacements(ir: &mut Ir) {
-    let mut path = Vec::new();
+    let mut path = std::mem::take(&mut ir.bufs.path);
     for k in 0..ir.merges.len() {
         let Some(mut v) = ir.merges[k].replaced else {
             continue;
@@ -172,6 +204,7 @@ fn shorten_replacements(ir: &mut Ir) {
             ir.merges[j].replaced = Some(v);
         }
     }
+    ir.bufs.path = path;
 }
 
 /// Maps an operand to what it stands for after removals.
