@@ -70,6 +70,22 @@ pub fn find_sub(h: &[u8], n: &[u8]) -> Option<usize> {
     None
 }
 
+/// [`find_sub`], scanning for the needle's byte `n[k]` (`k < n.len()`) instead of its last:
+/// the same answer, faster when that byte is rarer in `h` (a `(` is everywhere in IR).
+pub fn find_sub_at(h: &[u8], n: &[u8], k: usize) -> Option<usize> {
+    let b = n[k];
+    let mut i = k;
+    while i < h.len() {
+        let at = i + find_byte(&h[i..], b)?;
+        let start = at - k;
+        if h.get(start..start + n.len()) == Some(n) {
+            return Some(start);
+        }
+        i = at + 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +111,9 @@ mod tests {
             for n in [&b"ab("[..], b"(", b"b{a", b"\x80\xff"] {
                 let naive = h.windows(n.len()).position(|w| w == n);
                 assert_eq!(find_sub(&h, n), naive, "{h:?} {n:?}");
+                for k in 0..n.len() {
+                    assert_eq!(find_sub_at(&h, n, k), naive, "{h:?} {n:?} {k}");
+                }
             }
         }
     }
