@@ -326,31 +326,31 @@ impl<'c> ModuleEnd<'c> {
 
 /// A body's locals, looked up by key: the first with that key, as a scan finds it. Many
 /// lookups (a dispatch table's `blockaddress` uses, against a body of thousands of locals)
-/// go through a map.
+/// search by halves when the locals are sorted by key (as the reader lists them), which
+/// finds that same first one.
 enum Locals<'f> {
     Scan(&'f [(Box<[u8]>, u32, bool)]),
-    Map(FxHashMap<&'f [u8], (u32, bool)>),
+    Sorted(&'f [(Box<[u8]>, u32, bool)]),
 }
 
 impl<'f> Locals<'f> {
     /// Lookups into `locals`, `lookups` of them to come.
     fn new(locals: &'f [(Box<[u8]>, u32, bool)], lookups: usize) -> Self {
-        if lookups < 8 {
-            return Locals::Scan(locals);
+        if lookups >= 8 && locals.windows(2).all(|w| w[0].0 <= w[1].0) {
+            return Locals::Sorted(locals);
         }
-        let mut map = FxHashMap::default();
-        for (k, at, block) in locals {
-            map.entry(&**k).or_insert((*at, *block));
-        }
-        Locals::Map(map)
+        Locals::Scan(locals)
     }
 
     /// Where the first local with key `key` is defined and whether it is a block.
     fn find(&self, key: &[u8]) -> Option<(u32, bool)> {
-        match self {
-            Locals::Scan(l) => l.iter().find(|(k, _, _)| **k == *key).map(|(_, at, b)| (*at, *b)),
-            Locals::Map(m) => m.get(key).copied(),
-        }
+        let found = match *self {
+            Locals::Scan(l) => l.iter().find(|(k, _, _)| **k == *key),
+            Locals::Sorted(l) => l
+                .get(l.partition_point(|(k, _, _)| **k < *key))
+                .filter(|(k, _, _)| **k == *key),
+        };
+        found.map(|(_, at, b)| (*at, *b))
     }
 }
 
