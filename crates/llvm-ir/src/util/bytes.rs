@@ -37,7 +37,11 @@ pub fn find_any<const N: usize>(h: &[u8], set: [u8; N]) -> Option<usize> {
         }
         if ma | mb != 0 {
             // A mask is non-zero exactly when its word holds a match; its lowest bit is exact.
-            let at = if ma != 0 { ma.trailing_zeros() } else { 64 + mb.trailing_zeros() };
+            let at = if ma != 0 {
+                ma.trailing_zeros()
+            } else {
+                64 + mb.trailing_zeros()
+            };
             return Some(base + (at / 8) as usize);
         }
         base += 16;

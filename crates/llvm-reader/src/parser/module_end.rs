@@ -296,10 +296,7 @@ impl<'c> ModuleEnd<'c> {
                 Some((at, false)) => {
                     found = first(
                         found,
-                        Some(perr(
-                            at,
-                            "instruction forward referenced with type 'label'",
-                        )),
+                        Some(perr(at, "instruction forward referenced with type 'label'")),
                     );
                 }
                 None => {
