@@ -243,7 +243,9 @@ struct Shared {
 
 /// What the lock guards.
 struct State {
-    slots: Vec<Option<Result<Done, Fail>>>,
+    /// Boxed: a `Done` is hundreds of bytes and a module has thousands of functions, while
+    /// only a window of them is ever filled (the vector is written whole when made).
+    slots: Vec<Option<Box<Result<Done, Fail>>>>,
     /// The function the writer is waiting for (`usize::MAX`: not waiting).
     wanted: usize,
     /// Workers waiting for space in the window.
@@ -305,7 +307,7 @@ fn target_step(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobO
     let mut r = run_one(source, ctx, i, opts, true);
     let blocks = r.as_mut().ok().and_then(|d| d.blocks.take());
     let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-    g.slots[i] = Some(r);
+    g.slots[i] = Some(Box::new(r));
     g.blocks.extend(blocks);
     g.targets_done += 1;
     if g.wanted == i || (g.wants_targets && g.targets_done == shared.targets.len()) {
@@ -342,7 +344,7 @@ fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOption
         }
         let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
         for (i, r) in results {
-            g.slots[i] = Some(r);
+            g.slots[i] = Some(Box::new(r));
         }
         if chunk.contains(&g.wanted) && !shared.is_target[g.wanted] {
             shared.done.notify_one();
@@ -355,7 +357,7 @@ fn take_done(shared: &Shared, i: usize) -> Result<Done, Fail> {
     let mut g = shared.state.lock().expect("lock");
     let r = loop {
         if let Some(r) = g.slots[i].take() {
-            break r;
+            break *r;
         }
         g.wanted = i;
         g = shared.done.wait(g).expect("lock");
@@ -632,8 +634,8 @@ fn block_addresses<'b>(
         g.wants_targets = false;
         // A target the writer has not taken yet that failed: its error, or an earlier one.
         for &i in &shared.targets {
-            if matches!(g.slots[i], Some(Err(_))) {
-                return match g.slots[i].take() {
+            if g.slots[i].as_deref().is_some_and(|r| r.is_err()) {
+                return match g.slots[i].take().map(|r| *r) {
                     Some(Err(Fail::Panic(p))) => Err(Step::Failed(Fail::Panic(p))),
                     _ => Err(Step::Failed(Fail::Other)),
                 };

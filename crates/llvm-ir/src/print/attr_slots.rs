@@ -14,6 +14,10 @@ use crate::util::fxhash::FxHashMap;
 pub struct AttrSlots<'a> {
     /// Old id → the group's body, `{ ... }`.
     groups: FxHashMap<u32, &'a [u8]>,
+    /// Old id → its `; Function Attrs:` line (empty when it has none), made once per group:
+    /// every function of a module writes one, and splitting the body costs thousands of
+    /// instructions.
+    comments: FxHashMap<u32, Box<[u8]>>,
     new_of: FxHashMap<u32, u32>,
     /// Old ids by output number.
     order: Vec<u32>,
@@ -58,11 +62,31 @@ fn attributes(body: &[u8]) -> Vec<&[u8]> {
     out
 }
 
+/// The `; Function Attrs: ...` line (newline included) of group body `body`: its attributes
+/// other than string ones (`"key"="value"`); empty when it has none.
+fn comment(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for a in attributes(body) {
+        if a.starts_with(b"\"") {
+            continue;
+        }
+        out.extend_from_slice(if out.is_empty() { b"; Function Attrs: " } else { b" " });
+        out.extend_from_slice(a);
+    }
+    if !out.is_empty() {
+        out.push(b'\n');
+    }
+    out
+}
+
 impl<'a> AttrSlots<'a> {
     /// Records the group an `attributes #N = { ... }` entity defines (other text is ignored).
     pub fn add_group(&mut self, text: &'a [u8]) {
         if let Some((id, body)) = parse_group(text) {
-            self.groups.entry(id).or_insert(body);
+            if let std::collections::hash_map::Entry::Vacant(e) = self.groups.entry(id) {
+                e.insert(body);
+                self.comments.insert(id, comment(body).into());
+            }
         }
     }
 
@@ -96,20 +120,8 @@ impl<'a> AttrSlots<'a> {
     /// attributes other than string ones (`"key"="value"`), as LLVM prints above a function;
     /// nothing when it has none.
     pub fn write_comment(&self, old: u32, out: &mut Vec<u8>) {
-        let Some(body) = self.groups.get(&old) else {
-            return;
-        };
-        let mut first = true;
-        for a in attributes(body) {
-            if a.starts_with(b"\"") {
-                continue;
-            }
-            out.extend_from_slice(if first { b"; Function Attrs: " } else { b" " });
-            out.extend_from_slice(a);
-            first = false;
-        }
-        if !first {
-            out.push(b'\n');
+        if let Some(c) = self.comments.get(&old) {
+            out.extend_from_slice(c);
         }
     }
 

@@ -147,20 +147,30 @@ pub enum SiteRef {
 
 impl SiteRef {
     /// The reference written at the start of `text`, and its length in bytes.
+    #[inline]
     pub fn read(text: &[u8]) -> Option<(SiteRef, usize)> {
-        let (make, skip): (fn(u32) -> SiteRef, usize) = match text {
-            [b'!', b'^', ..] => (SiteRef::NewMd, 2),
-            [b'!', ..] => (SiteRef::Md, 1),
-            [b'#', ..] => (SiteRef::Attr, 1),
+        let (kind, skip) = match text {
+            [b'!', b'^', ..] => (1, 2),
+            [b'!', ..] => (0, 1),
+            [b'#', ..] => (2, 1),
             _ => return None,
         };
-        let digits = text[skip..]
-            .iter()
-            .take(10)
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        let n = crate::lexical::parse_u32(&text[skip..skip + digits])?;
-        Some((make(n), skip + digits))
+        // At most ten digits, read by hand (this runs once per site of every function).
+        let (mut n, mut digits) = (0u64, 0);
+        while let Some(&c) = text.get(skip + digits).filter(|c| c.is_ascii_digit()) {
+            if digits == 10 {
+                break;
+            }
+            n = n * 10 + u64::from(c - b'0');
+            digits += 1;
+        }
+        let n = u32::try_from(n).ok().filter(|_| digits > 0)?;
+        let r = match kind {
+            0 => SiteRef::Md(n),
+            1 => SiteRef::NewMd(n),
+            _ => SiteRef::Attr(n),
+        };
+        Some((r, skip + digits))
     }
 }
 
@@ -195,11 +205,18 @@ struct FnWriter<'f, 'o> {
 
 impl FnWriter<'_, '_> {
     /// Appends `t`; with `scan`, notes the references in it.
-    #[inline]
+    #[inline(always)]
     fn text(&mut self, t: &[u8], scan: bool) {
         let base = self.out.len();
         self.out.extend_from_slice(t);
-        if let (true, Some(sites)) = (scan, self.sites.as_deref_mut()) {
+        if scan {
+            self.note_refs(base, t);
+        }
+    }
+
+    /// Notes the references of `t`, just written at `base`.
+    fn note_refs(&mut self, base: usize, t: &[u8]) {
+        if let Some(sites) = self.sites.as_deref_mut() {
             crate::print::refs::for_each_ref(t, |r| sites.push((base + r.start) as u32));
         }
     }
@@ -235,10 +252,25 @@ impl FnWriter<'_, '_> {
     fn value(&mut self, v: Value) {
         let func = self.func;
         let v = func.dfg.resolve(v);
-        match func.dfg.values[v].def {
-            // A metadata argument (`metadata !12`) holds references.
-            ValueDef::Const(t) if func.text(t).first() == Some(&b'!') => {
-                self.text(func.text(t), true)
+        let d = &func.dfg.values[v];
+        match d.def {
+            // The common case, [`Numbering::write_value_in`]'s, kept inline.
+            ValueDef::Inst(_) | ValueDef::Param(_) => {
+                self.out.push(b'%');
+                if d.name.is_none() {
+                    write_u32(self.out, self.num.values[v]);
+                } else {
+                    self.out.extend_from_slice(func.text(d.name));
+                }
+            }
+            ValueDef::Const(t) => {
+                let t = func.text(t);
+                match (t.first(), self.ba) {
+                    // A metadata argument (`metadata !12`) holds references.
+                    (Some(&b'!'), _) => self.text(t, true),
+                    (_, Some(ba)) => ba.write_const(t, self.out),
+                    (_, None) => self.out.extend_from_slice(t),
+                }
             }
             _ => self.num.write_value_in(func, v, self.out, self.ba),
         }
@@ -478,9 +510,14 @@ pub fn print_module(m: &Module, threads: crate::Threads) -> Vec<u8> {
     crate::print::module_writer::write_module(m, threads)
 }
 
-/// The first index at which `n` occurs in `h`.
-fn find(h: &[u8], n: &[u8]) -> Option<usize> {
-    crate::util::bytes::find_sub(h, n)
+/// The first index of `blockaddress(` in `h` (scanning for its `k`, rare in IR).
+fn find_kw(h: &[u8]) -> Option<usize> {
+    crate::util::bytes::find_sub_at(h, BA_KW, 4)
+}
+
+/// The first index of a [`BA_MARK`] in `h` (scanning for its NUL, which IR text never holds).
+fn find_mark(h: &[u8]) -> Option<usize> {
+    crate::util::bytes::find_sub_at(h, BA_MARK, 0)
 }
 
 /// Where `blockaddress(@f, %N)` points after passes renumbered `f`'s blocks: for each
@@ -558,12 +595,12 @@ impl BlockAddresses {
 
     /// Whether `text` has `blockaddress(` (then [`BlockAddresses::rewrite`] may change it).
     pub fn mentioned(text: &[u8]) -> bool {
-        find(text, BA_KW).is_some()
+        find_kw(text).is_some()
     }
 
     /// Whether printed text holds marks of [`BlockAddresses::deferred`].
     pub fn has_marks(text: &[u8]) -> bool {
-        find(text, BA_MARK).is_some()
+        find_mark(text).is_some()
     }
 
     /// The keys (see [`crate::ir::module_info::global_key`]) of the functions `text` names
@@ -572,7 +609,7 @@ impl BlockAddresses {
     pub fn targets(text: &[u8]) -> Vec<Vec<u8>> {
         let mut keys = Vec::new();
         let mut from = 0;
-        while let Some(p) = find(&text[from..], BA_KW) {
+        while let Some(p) = find_kw(&text[from..]) {
             let (g_start, i) = named_function(text, from + p + BA_KW.len());
             if i > g_start + 1 {
                 keys.push(crate::ir::module_info::global_key(&text[g_start..i]).into_owned());
@@ -585,7 +622,7 @@ impl BlockAddresses {
     fn write_const(&self, text: &[u8], out: &mut Vec<u8>) {
         if !self.deferred {
             out.extend_from_slice(&self.rewrite(text));
-        } else if find(text, BA_KW).is_some() && u32::try_from(text.len()).is_ok() {
+        } else if find_kw(text).is_some() && u32::try_from(text.len()).is_ok() {
             out.extend_from_slice(BA_MARK);
             out.extend_from_slice(&(text.len() as u32).to_le_bytes());
             out.extend_from_slice(text);
@@ -609,7 +646,7 @@ impl BlockAddresses {
                 *site += 1;
             }
         };
-        while let Some(q) = find(&text[i..], BA_MARK) {
+        while let Some(q) = find_mark(&text[i..]) {
             let delta = out.len() as i64 - i as i64;
             shift(&mut p.sites, &mut site, i + q, delta);
             out.extend_from_slice(&text[i..i + q]);
@@ -631,7 +668,7 @@ impl BlockAddresses {
 
     /// `text` with every `blockaddress(@f, %N)` renumbered.
     pub fn rewrite<'t>(&self, text: &'t [u8]) -> std::borrow::Cow<'t, [u8]> {
-        let Some(mut at) = find(text, BA_KW) else {
+        let Some(mut at) = find_kw(text) else {
             return std::borrow::Cow::Borrowed(text);
         };
         let mut out = Vec::with_capacity(text.len());
@@ -640,7 +677,7 @@ impl BlockAddresses {
             let (g_start, mut i) = named_function(text, at + BA_KW.len());
             // `blockaddress(` inside a string or a comment names no function.
             if i <= g_start + 1 {
-                match find(&text[i..], BA_KW) {
+                match find_kw(&text[i..]) {
                     Some(p) => {
                         at = i + p;
                         continue;
@@ -671,7 +708,7 @@ impl BlockAddresses {
                     }
                 }
             }
-            match find(&text[i..], BA_KW) {
+            match find_kw(&text[i..]) {
                 Some(p) => at = i + p,
                 None => break,
             }

@@ -32,6 +32,16 @@ pub struct TypeWalk {
 }
 
 impl TypeWalk {
+    /// Makes room for marks of `n` types (so marking seldom grows the set).
+    #[inline]
+    fn reserve(&mut self, n: usize) {
+        let words = n.div_ceil(64);
+        if self.seen.len() < words {
+            self.seen.resize(words, 0);
+        }
+    }
+
+    #[inline]
     fn mark(&mut self, t: Type) -> bool {
         let i = crate::entity::EntityRef::index(t);
         let (w, b) = (i / 64, 1u64 << (i % 64));
@@ -44,10 +54,17 @@ impl TypeWalk {
     }
 
     /// Meets `t`: calls `named` with the name of every named type first met through it.
+    #[inline]
     pub fn root(&mut self, types: &TypeTable, t: Type, named: &mut impl FnMut(&[u8])) {
+        // Most calls meet a type met before: that test stays inline at the caller.
         if t.is_none() || !self.mark(t) {
             return;
         }
+        self.walk_from(types, t, named);
+    }
+
+    /// The walk from `t`, just marked.
+    fn walk_from(&mut self, types: &TypeTable, t: Type, named: &mut impl FnMut(&[u8])) {
         self.stack.push(t);
         while let Some(ty) = self.stack.pop() {
             if let TypeData::Named(n) = types.data(ty) {
@@ -143,24 +160,45 @@ pub fn body_events(func: &Function) -> Vec<Box<[u8]>> {
 
 /// [`body_events`] instruction by instruction (the printer feeds it as it prints, while the
 /// instruction is at hand).
+///
+/// A name is listed once: the walk meets each type once and a table interns each named type
+/// once, so only names read from call attributes (not walked) are checked against the list.
 #[derive(Default)]
 pub struct BodyTypes {
     walk: TypeWalk,
     out: Vec<Box<[u8]>>,
-    seen: FxHashSet<Box<[u8]>>,
+    /// Some name came from a call's attributes (then the walk's names are checked too).
+    from_attrs: bool,
 }
 
 impl BodyTypes {
     /// Meets instruction `i`'s types.
     pub fn inst(&mut self, func: &Function, i: Inst) {
-        let (out, seen) = (&mut self.out, &mut self.seen);
-        let mut push = |n: &[u8]| {
-            if !seen.contains(n) {
-                seen.insert(n.into());
+        self.walk.reserve(func.types.len());
+        let (out, from_attrs) = (&mut self.out, self.from_attrs);
+        inst_events(func, i, &mut self.walk, &mut |n: &[u8]| {
+            if !from_attrs || !out.iter().any(|o| **o == *n) {
                 out.push(n.into());
             }
-        };
-        inst_events(func, i, &mut self.walk, &mut push);
+        });
+        if func.type_attrs && is_call(func.dfg.insts[i].opcode) {
+            self.attr_events(func, i);
+        }
+    }
+
+    /// The named types of call `i`'s type attributes not listed yet.
+    fn attr_events(&mut self, func: &Function, i: Inst) {
+        let (out, from_attrs) = (&mut self.out, &mut self.from_attrs);
+        for p in func.dfg.inst_pieces(i) {
+            if let crate::ir::Piece::Text(t) = *p {
+                attr_names(func.text(t), |n| {
+                    if !out.iter().any(|o| **o == *n) {
+                        *from_attrs = true;
+                        out.push(n.into());
+                    }
+                });
+            }
+        }
     }
 
     /// The named types met, in order.
@@ -169,7 +207,13 @@ impl BodyTypes {
     }
 }
 
-/// One instruction's part of [`body_events`].
+/// Whether `op` is a call (its callee is LLVM's last operand; its text may hold type
+/// attributes).
+fn is_call(op: Opcode) -> bool {
+    matches!(op, Opcode::Call | Opcode::Invoke | Opcode::CallBr)
+}
+
+/// One instruction's walked types (its call attributes' types are [`attr_names`]').
 fn inst_events(func: &Function, i: Inst, walk: &mut TypeWalk, push: &mut impl FnMut(&[u8])) {
     let types = &func.types;
     let dfg = &func.dfg;
@@ -178,32 +222,29 @@ fn inst_events(func: &Function, i: Inst, walk: &mut TypeWalk, push: &mut impl Fn
         walk.root(types, dfg.values[r].ty, push);
     }
     let values = dfg.inst_values(i);
-    let call = matches!(data.opcode, Opcode::Call | Opcode::Invoke | Opcode::CallBr);
+    let call = is_call(data.opcode);
     // LLVM keeps a call's callee as its last operand.
     let (first, rest) = match (call, values.split_first()) {
         (true, Some((callee, args))) => (args, std::slice::from_ref(callee)),
         _ => (values, &[][..]),
     };
-    for &v in first.iter().chain(rest) {
+    for &v in first {
         operand_events(func, dfg.resolve(v), walk, push);
     }
-    match data.opcode {
-        Opcode::GetElementPtr | Opcode::Alloca => walk.root(types, data.aux_ty, push),
-        _ if call && func.type_attrs => {
-            for p in dfg.inst_pieces(i) {
-                if let crate::ir::Piece::Text(t) = *p {
-                    attr_names(func.text(t), &mut *push);
-                }
-            }
-        }
-        _ => {}
+    for &v in rest {
+        operand_events(func, dfg.resolve(v), walk, push);
+    }
+    if matches!(data.opcode, Opcode::GetElementPtr | Opcode::Alloca) {
+        walk.root(types, data.aux_ty, push);
     }
 }
 
 /// A constant operand's types (globals, arguments and instructions have none here).
+#[inline]
 fn operand_events(func: &Function, v: Value, walk: &mut TypeWalk, push: &mut impl FnMut(&[u8])) {
     let d = &func.dfg.values[v];
     match d.def {
+        ValueDef::Inst(_) | ValueDef::Param(_) => {}
         ValueDef::Undef | ValueDef::Poison => walk.root(&func.types, d.ty, push),
         // With opaque pointers a global's type (`ptr`) holds no named type: its text need not
         // be read (it is scattered over the input).
@@ -226,7 +267,6 @@ fn operand_events(func: &Function, v: Value, walk: &mut TypeWalk, push: &mut imp
                 None => walk.root(&func.types, d.ty, push),
             }
         }
-        ValueDef::Inst(_) | ValueDef::Param(_) => {}
     }
 }
 

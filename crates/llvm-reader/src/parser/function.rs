@@ -1052,9 +1052,14 @@ impl<'a, 'm> FuncReader<'a, 'm> {
             .enumerate()
             .filter_map(|(n, l)| Some((n as u32, (*l)?)));
         let big = self.big_ids.iter().map(|(&n, &l)| (n, l));
+        // A numbered local's key (`local_key`'s): NUL and the digits, one allocation.
+        let mut key = Vec::with_capacity(11);
         for (n, l) in ids.chain(big) {
             let (at, blk) = one(&l);
-            out.push((local_key(n.to_string().as_bytes(), true), at, blk));
+            key.clear();
+            key.push(0);
+            llvm_ir::lexical::write_u32(&mut key, n);
+            out.push((Box::from(&key[..]), at, blk));
         }
         out.sort();
         out

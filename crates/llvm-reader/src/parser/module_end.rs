@@ -287,18 +287,16 @@ impl<'c> ModuleEnd<'c> {
     /// body starts, as forward references of the body.
     fn forward_into(&mut self, f: &BodyFacts) -> Option<Perr> {
         let uses = self.forward.remove(&f.key)?;
+        let locals = Locals::new(&f.locals, uses.len());
         let mut undefined: Option<&BlockAddressUse> = None;
         let mut found = None;
         for u in &uses {
-            match f.locals.iter().find(|(k, _, _)| *k == u.label) {
-                Some((_, _, true)) => {}
-                Some((_, at, false)) => {
+            match locals.find(&u.label) {
+                Some((_, true)) => {}
+                Some((at, false)) => {
                     found = first(
                         found,
-                        Some(perr(
-                            *at,
-                            "instruction forward referenced with type 'label'",
-                        )),
+                        Some(perr(at, "instruction forward referenced with type 'label'")),
                     );
                 }
                 None => {
@@ -320,6 +318,36 @@ impl<'c> ModuleEnd<'c> {
                 format!("use of undefined value '%{shown}'"),
             ))
         })
+    }
+}
+
+/// A body's locals, looked up by key: the first with that key, as a scan finds it. Many
+/// lookups (a dispatch table's `blockaddress` uses, against a body of thousands of locals)
+/// search by halves when the locals are sorted by key (as the reader lists them), which
+/// finds that same first one.
+enum Locals<'f> {
+    Scan(&'f [(Box<[u8]>, u32, bool)]),
+    Sorted(&'f [(Box<[u8]>, u32, bool)]),
+}
+
+impl<'f> Locals<'f> {
+    /// Lookups into `locals`, `lookups` of them to come.
+    fn new(locals: &'f [(Box<[u8]>, u32, bool)], lookups: usize) -> Self {
+        if lookups >= 8 && locals.windows(2).all(|w| w[0].0 <= w[1].0) {
+            return Locals::Sorted(locals);
+        }
+        Locals::Scan(locals)
+    }
+
+    /// Where the first local with key `key` is defined and whether it is a block.
+    fn find(&self, key: &[u8]) -> Option<(u32, bool)> {
+        let found = match *self {
+            Locals::Scan(l) => l.iter().find(|(k, _, _)| **k == *key),
+            Locals::Sorted(l) => l
+                .get(l.partition_point(|(k, _, _)| **k < *key))
+                .filter(|(k, _, _)| **k == *key),
+        };
+        found.map(|(_, at, b)| (*at, *b))
     }
 }
 
