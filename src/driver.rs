@@ -29,10 +29,10 @@ use std::time::{Duration, Instant};
 
 use crate::pipeline::{self, FunctionReport, Pass, RunOptions, RunReport};
 use crate::text::error::ParseError;
-use llvm_ir::print::module_writer::{self, CtxNodes, Entry, ModuleInfo, ModuleWriter, Output};
 use crate::text::parser::module::{self, ItemSpan};
 use crate::text::parser::{self as reader, ModuleCtx};
 use crate::text::printer::{self, Printed};
+use llvm_ir::print::module_writer::{self, CtxNodes, Entry, ModuleInfo, ModuleWriter, Output};
 
 /// How far (in functions) workers may run ahead of the writer.
 pub const WINDOW: usize = 64;
@@ -550,7 +550,11 @@ fn write_all_items(
                 _ => b"",
             };
             rewritten.push(match printer::BlockAddresses::mentioned(text) {
-                true => Some(block_addresses(shared, &mut ba, waited)?.rewrite(text).into_owned()),
+                true => Some(
+                    block_addresses(shared, &mut ba, waited)?
+                        .rewrite(text)
+                        .into_owned(),
+                ),
                 false => None,
             });
         }

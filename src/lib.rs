@@ -121,9 +121,9 @@ pub mod driver;
 pub mod stages;
 
 pub use api::{run, run_to, Error, Options, Output};
-pub use llvm_ir::Threads;
 #[doc(hidden)]
 pub use llvm_ir::util;
+pub use llvm_ir::Threads;
 pub use llvm_ir::{entity, ir, verify};
 /// The SSA playground behind `mem2reg serve` (a local web page; see the README).
 pub use mem2reg_playground as playground;

@@ -78,7 +78,8 @@ fn smoke_corpus_gives_opts_bytes() {
     // Both byte checks ran and were counted (roundtrip.py fails on any held difference).
     for check in ["--passes= vs opt -S", "mem2reg vs opt -passes=mem2reg -S"] {
         assert!(
-            out.lines().any(|l| l.starts_with(&format!("byte-identical, {check}: "))),
+            out.lines()
+                .any(|l| l.starts_with(&format!("byte-identical, {check}: "))),
             "no {check} byte count in:\n{}",
             tail(&out, 12)
         );

@@ -108,7 +108,13 @@ mod tests {
     #[test]
     fn a_failure_reports_a_smaller_case() {
         let r = catch_unwind(|| {
-            check_minimizing(50, 4096, 300, |u| Ok(u.len()), |&n| assert!(n < 100, "too long"));
+            check_minimizing(
+                50,
+                4096,
+                300,
+                |u| Ok(u.len()),
+                |&n| assert!(n < 100, "too long"),
+            );
         });
         let p = r.expect_err("the property fails");
         let text = message(&*p);

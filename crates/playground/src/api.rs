@@ -32,7 +32,16 @@ pub const MAX_FRONTIER: usize = 200_000;
 /// Blocks beyond which a function is refused.
 pub const MAX_BLOCKS: usize = 50_000;
 /// Every view, in the order the page shows them.
-pub const VIEWS: [&str; 8] = ["passes", "diff", "cfg", "dom", "frontier", "placement", "renaming", "phielim"];
+pub const VIEWS: [&str; 8] = [
+    "passes",
+    "diff",
+    "cfg",
+    "dom",
+    "frontier",
+    "placement",
+    "renaming",
+    "phielim",
+];
 
 /// A request (every field but `source` optional).
 #[derive(Clone, Debug, Deserialize, Default)]
@@ -150,14 +159,22 @@ pub struct ApiError {
 
 impl ApiError {
     fn bad(message: impl Into<String>) -> Self {
-        ApiError { status: 400, error: UserError::plain(message) }
+        ApiError {
+            status: 400,
+            error: UserError::plain(message),
+        }
     }
 }
 
 /// Parses a request body (JSON).
 pub fn parse_request(body: &[u8]) -> Result<Request, ApiError> {
-    let text = std::str::from_utf8(body).map_err(|e| ApiError::bad(format!("the request body is not UTF-8 text ({e}); send JSON")))?;
-    serde_json::from_str(text).map_err(|e| ApiError::bad(format!("the request body is not a valid request: {e}")))
+    let text = std::str::from_utf8(body).map_err(|e| {
+        ApiError::bad(format!(
+            "the request body is not UTF-8 text ({e}); send JSON"
+        ))
+    })?;
+    serde_json::from_str(text)
+        .map_err(|e| ApiError::bad(format!("the request body is not a valid request: {e}")))
 }
 
 /// Answers a request (see the module docs).
@@ -167,12 +184,23 @@ pub fn model(req: &Request) -> Result<Model, ApiError> {
     let front = match req.lang.as_deref().unwrap_or("llvm") {
         "llvm" => crate::llvm::front(&req.source, req.function.as_deref(), &o),
         "while" => crate::whilelang::front(&req.source, &o),
-        other => return Err(ApiError::bad(format!("unknown language '{other}': use 'llvm' or 'while'"))),
+        other => {
+            return Err(ApiError::bad(format!(
+                "unknown language '{other}': use 'llvm' or 'while'"
+            )))
+        }
     }
     .map_err(|error| ApiError { status: 422, error })?;
     let l = &front.lesson;
     if l.blocks.len() > MAX_BLOCKS {
-        return Err(ApiError { status: 422, error: UserError::plain(format!("@{} has {} blocks; the playground takes at most {MAX_BLOCKS}", front.function, l.blocks.len())) });
+        return Err(ApiError {
+            status: 422,
+            error: UserError::plain(format!(
+                "@{} has {} blocks; the playground takes at most {MAX_BLOCKS}",
+                front.function,
+                l.blocks.len()
+            )),
+        });
     }
     let a = Analysis::new(l).ok_or_else(|| ApiError::bad("the function has no blocks"))?;
     let mut m = Model {
@@ -194,14 +222,44 @@ pub fn model(req: &Request) -> Result<Model, ApiError> {
     };
     let budget = step_budget(l.vars.len());
     if want("passes") {
-        m.stages = Some(front.stages.iter().map(|s| StageText { id: s.id, title: s.title.clone(), text: s.text.clone(), blocks: s.blocks.clone(), keys: s.keys.clone() }).collect());
+        m.stages = Some(
+            front
+                .stages
+                .iter()
+                .map(|s| StageText {
+                    id: s.id,
+                    title: s.title.clone(),
+                    text: s.text.clone(),
+                    blocks: s.blocks.clone(),
+                    keys: s.keys.clone(),
+                })
+                .collect(),
+        );
     }
     if want("diff") {
         let s = &front.stages;
-        m.diffs = Some(vec![diff(s[0].id, s[1].id, &s[0].text, &s[1].text), diff(s[1].id, s[2].id, &s[1].text, &s[2].text)]);
+        m.diffs = Some(vec![
+            diff(s[0].id, s[1].id, &s[0].text, &s[1].text),
+            diff(s[1].id, s[2].id, &s[1].text, &s[2].text),
+        ]);
     }
     if want("cfg") {
-        m.cfg = Some(front.stages.iter().map(|s| picture(s.id, &s.blocks, &s.keys, s.lines.clone(), &s.edges, MAX_PICTURE_BLOCKS)).collect());
+        m.cfg = Some(
+            front
+                .stages
+                .iter()
+                .map(|s| {
+                    picture(
+                        s.id,
+                        &s.blocks,
+                        &s.keys,
+                        s.lines.clone(),
+                        &s.edges,
+                        MAX_PICTURE_BLOCKS,
+                    )
+                })
+                .collect(),
+        );
     }
     if want("dom") || want("frontier") {
         m.blocks = Some(blocks(&front, &a, &mut m.notes));
@@ -217,9 +275,20 @@ pub fn model(req: &Request) -> Result<Model, ApiError> {
     });
     if want("renaming") {
         let p = placement.as_ref().expect("computed above");
-        let index: std::collections::HashMap<&str, u32> = l.blocks.iter().enumerate().map(|(k, b)| (b.as_str(), k as u32)).collect();
+        let index: std::collections::HashMap<&str, u32> = l
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(k, b)| (b.as_str(), k as u32))
+            .collect();
         let phis: Vec<Vec<Block>> = (p.vars.iter())
-            .map(|v| v.phis.iter().filter_map(|n| index.get(n.as_str())).map(|&k| Block(k)).collect())
+            .map(|v| {
+                v.phis
+                    .iter()
+                    .filter_map(|n| index.get(n.as_str()))
+                    .map(|&k| Block(k))
+                    .collect()
+            })
             .collect();
         let names = match front.lang {
             "llvm" => crate::llvm::phi_names(l, &front.ssa, &phis),
@@ -232,7 +301,10 @@ pub fn model(req: &Request) -> Result<Model, ApiError> {
         m.placement = placement;
     }
     if want("phielim") {
-        m.phielim = Some(eliminate(&front.ssa, budget).map_err(|e| ApiError { status: 422, error: UserError::plain(e) })?);
+        m.phielim = Some(eliminate(&front.ssa, budget).map_err(|e| ApiError {
+            status: 422,
+            error: UserError::plain(e),
+        })?);
     }
     Ok(m)
 }
@@ -241,7 +313,11 @@ pub fn model(req: &Request) -> Result<Model, ApiError> {
 fn options(req: &Request) -> Result<(Options, Vec<String>), ApiError> {
     let mut o = Options::default();
     if let Some(f) = &req.flavour {
-        o.flavour = Flavour::from_name(f).ok_or_else(|| ApiError::bad(format!("unknown flavour '{f}': use minimal, semi-pruned or pruned")))?;
+        o.flavour = Flavour::from_name(f).ok_or_else(|| {
+            ApiError::bad(format!(
+                "unknown flavour '{f}': use minimal, semi-pruned or pruned"
+            ))
+        })?;
     }
     o.entry_only = req.entry_only.unwrap_or(false);
     o.phi_copy_limit = req.phi_copy_limit;
@@ -249,13 +325,21 @@ fn options(req: &Request) -> Result<(Options, Vec<String>), ApiError> {
     o.fold = req.fold.unwrap_or(true);
     if let Some(l) = &req.lowering {
         if l != "copies" && l != "slots" {
-            return Err(ApiError::bad(format!("unknown lowering '{l}': use copies or slots")));
+            return Err(ApiError::bad(format!(
+                "unknown lowering '{l}': use copies or slots"
+            )));
         }
         o.lowering = l.clone();
     }
-    let views = req.views.clone().unwrap_or_else(|| VIEWS.iter().map(|v| v.to_string()).collect());
+    let views = req
+        .views
+        .clone()
+        .unwrap_or_else(|| VIEWS.iter().map(|v| v.to_string()).collect());
     if let Some(v) = views.iter().find(|v| !VIEWS.contains(&v.as_str())) {
-        return Err(ApiError::bad(format!("unknown view '{v}': the views are {}", VIEWS.join(", "))));
+        return Err(ApiError::bad(format!(
+            "unknown view '{v}': the views are {}",
+            VIEWS.join(", ")
+        )));
     }
     Ok((o, views))
 }
@@ -285,7 +369,11 @@ fn blocks(front: &Front, a: &Analysis, notes: &mut Vec<String>) -> Vec<BlockInfo
                 idom: a.dt.idom(b).map(|d| l.name(d).into()),
                 children: l.names(&a.children(b)),
                 depth: a.dt.depth(b),
-                df: if with_df { l.names(&a.frontier(b)) } else { Vec::new() },
+                df: if with_df {
+                    l.names(&a.frontier(b))
+                } else {
+                    Vec::new()
+                },
                 reachable: a.cfg.is_reachable(b),
             }
         })
@@ -295,14 +383,29 @@ fn blocks(front: &Front, a: &Analysis, notes: &mut Vec<String>) -> Vec<BlockInfo
 /// The dominator tree as a picture (reachable blocks, one line each: the frontier).
 fn domtree(front: &Front, a: &Analysis) -> Picture {
     let l = &front.lesson;
-    let reach: Vec<Block> = (0..l.blocks.len() as u32).map(Block).filter(|&b| a.cfg.is_reachable(b)).collect();
+    let reach: Vec<Block> = (0..l.blocks.len() as u32)
+        .map(Block)
+        .filter(|&b| a.cfg.is_reachable(b))
+        .collect();
     let names: Vec<String> = l.names(&reach);
     if reach.len() > MAX_PICTURE_BLOCKS {
-        return picture("domtree", &names, &names, vec![Vec::new(); names.len()], &[], MAX_PICTURE_BLOCKS);
+        return picture(
+            "domtree",
+            &names,
+            &names,
+            vec![Vec::new(); names.len()],
+            &[],
+            MAX_PICTURE_BLOCKS,
+        );
     }
     let index = |b: Block| reach.iter().position(|&r| r == b);
     let lines = (reach.iter())
-        .map(|&b| vec![line(&format!("DF = {{{}}}", l.names(&a.frontier(b)).join(", ")), "df")])
+        .map(|&b| {
+            vec![line(
+                &format!("DF = {{{}}}", l.names(&a.frontier(b)).join(", ")),
+                "df",
+            )]
+        })
         .collect();
     let edges: Vec<(u32, u32)> = (reach.iter())
         .filter_map(|&b| Some((index(a.dt.idom(b)?)? as u32, index(b)? as u32)))

@@ -116,7 +116,16 @@ impl<'a> Interned<'a> {
             })
         };
         let phis = (f.phis.iter())
-            .map(|ps| ps.iter().map(|p| (id(&p.dst), p.incoming.iter().map(|(b, v)| (*b, id(v))).collect())).collect())
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| {
+                        (
+                            id(&p.dst),
+                            p.incoming.iter().map(|(b, v)| (*b, id(v))).collect(),
+                        )
+                    })
+                    .collect()
+            })
             .collect();
         Interned { f, names, phis }
     }
@@ -140,7 +149,12 @@ impl PhiFunction for Interned<'_> {
         out.extend(self.phis[b.index()].iter().map(|p| p.0));
     }
     fn incoming(&self, b: Block, k: usize, out: &mut Vec<(Block, u32)>) {
-        out.extend(self.phis[b.index()][k].1.iter().map(|&(p, v)| (Block(p), v)));
+        out.extend(
+            self.phis[b.index()][k]
+                .1
+                .iter()
+                .map(|&(p, v)| (Block(p), v)),
+        );
     }
     fn can_split(&self, pred: Block, succ: Block) -> bool {
         !self.f.no_split.contains(&(pred.0, succ.0))
@@ -153,12 +167,27 @@ impl PhiFunction for Interned<'_> {
 /// Plans phi elimination of `f` and explains it in at most `budget` steps.
 pub fn eliminate(f: &SsaFn, budget: usize) -> Result<PhiElim, String> {
     if f.blocks.is_empty() {
-        return Ok(PhiElim { counts: Counts::default(), edges: Vec::new(), steps: Vec::new(), truncated: false });
+        return Ok(PhiElim {
+            counts: Counts::default(),
+            edges: Vec::new(),
+            steps: Vec::new(),
+            truncated: false,
+        });
     }
     let g = Interned::new(f);
     let p = plan(&g).map_err(|e| format!("phi elimination: {e}"))?;
-    let counts = Counts { phis: p.stats.phis, copies: p.stats.copies, temps: p.stats.temps, split: p.stats.edges_split };
-    let mut out = PhiElim { counts, edges: Vec::new(), steps: Vec::new(), truncated: false };
+    let counts = Counts {
+        phis: p.stats.phis,
+        copies: p.stats.copies,
+        temps: p.stats.temps,
+        split: p.stats.edges_split,
+    };
+    let mut out = PhiElim {
+        counts,
+        edges: Vec::new(),
+        steps: Vec::new(),
+        truncated: false,
+    };
     let mut preds = vec![0usize; f.blocks.len()];
     for ss in &f.succs {
         for &s in ss {
@@ -167,18 +196,40 @@ pub fn eliminate(f: &SsaFn, budget: usize) -> Result<PhiElim, String> {
     }
     for e in &p.edges {
         let succ = p.blocks[e.succ].block;
-        let edge = [f.blocks[e.pred.index()].clone(), f.blocks[succ.index()].clone()];
+        let edge = [
+            f.blocks[e.pred.index()].clone(),
+            f.blocks[succ.index()].clone(),
+        ];
         let parallel: Vec<[String; 2]> = (f.phis[succ.index()].iter())
-            .filter_map(|ph| ph.incoming.iter().find(|i| i.0 == e.pred.0).map(|i| [ph.dst.clone(), i.1.clone()]))
+            .filter_map(|ph| {
+                ph.incoming
+                    .iter()
+                    .find(|i| i.0 == e.pred.0)
+                    .map(|i| [ph.dst.clone(), i.1.clone()])
+            })
             .collect();
         let moves: Vec<[String; 2]> = p.moves[e.moves.clone()]
             .iter()
             .map(|m| [slot(&g, &p, m.dst), slot(&g, &p, m.src)])
             .collect();
-        let temps = p.moves[e.moves.clone()].iter().filter(|m| matches!(m.dst, Slot::Temp(_))).count();
-        let view = EdgeView { edge, place: e.place.name(), parallel, moves, temps };
+        let temps = p.moves[e.moves.clone()]
+            .iter()
+            .filter(|m| matches!(m.dst, Slot::Temp(_)))
+            .count();
+        let view = EdgeView {
+            edge,
+            place: e.place.name(),
+            parallel,
+            moves,
+            temps,
+        };
         if out.steps.len() < budget {
-            let why = place_why(e.place, &view.edge, distinct(&f.succs[e.pred.index()]), preds[succ.index()]);
+            let why = place_why(
+                e.place,
+                &view.edge,
+                distinct(&f.succs[e.pred.index()]),
+                preds[succ.index()],
+            );
             explain_edge(&view, why, &mut out.steps);
         } else {
             out.truncated = true;
@@ -189,7 +240,10 @@ pub fn eliminate(f: &SsaFn, budget: usize) -> Result<PhiElim, String> {
     out.steps.push(Step {
         kind: "done",
         edge: None,
-        text: format!("Done: {} φs become {} copies, with {} temporaries and {} split edges.", c.phis, c.copies, c.temps, c.split),
+        text: format!(
+            "Done: {} φs become {} copies, with {} temporaries and {} split edges.",
+            c.phis, c.copies, c.temps, c.split
+        ),
         done: 0,
     });
     if out.steps.len() > budget {
@@ -223,10 +277,26 @@ fn place_why(place: Place, edge: &[String; 2], succs: usize, preds: usize) -> St
 /// The steps of one edge: its parallel copy, its place (`why`), its moves.
 fn explain_edge(v: &EdgeView, why: String, steps: &mut Vec<Step>) {
     let [pn, sn] = &v.edge;
-    let pc: Vec<String> = v.parallel.iter().map(|[d, s]| format!("{d} ← {s}")).collect();
+    let pc: Vec<String> = v
+        .parallel
+        .iter()
+        .map(|[d, s]| format!("{d} ← {s}"))
+        .collect();
     let edge = Some(v.edge.clone());
-    let step = |kind, text: String, done| Step { kind, edge: edge.clone(), text, done };
-    steps.push(step("edge", format!("Edge {pn} → {sn}: the φs of {sn} take their values all at once, a parallel copy: {}.", pc.join(" ‖ ")), 0));
+    let step = |kind, text: String, done| Step {
+        kind,
+        edge: edge.clone(),
+        text,
+        done,
+    };
+    steps.push(step(
+        "edge",
+        format!(
+            "Edge {pn} → {sn}: the φs of {sn} take their values all at once, a parallel copy: {}.",
+            pc.join(" ‖ ")
+        ),
+        0,
+    ));
     steps.push(step("place", why, 0));
     for (k, [d, s]) in v.moves.iter().enumerate() {
         let text = match (d.starts_with("tmp"), v.parallel.iter().any(|p| &p[0] == s) && !s.starts_with("tmp")) {
@@ -234,7 +304,11 @@ fn explain_edge(v: &EdgeView, why: String, steps: &mut Vec<Step>) {
             (false, true) => format!("{d} ← {s}: {s} is read before the move that overwrites it."),
             _ => format!("{d} ← {s}."),
         };
-        steps.push(step(if d.starts_with("tmp") { "temp" } else { "move" }, text, k + 1));
+        steps.push(step(
+            if d.starts_with("tmp") { "temp" } else { "move" },
+            text,
+            k + 1,
+        ));
     }
 }
 
@@ -250,7 +324,10 @@ mod tests {
     use super::*;
 
     fn phi(dst: &str, inc: &[(u32, &str)]) -> PhiView {
-        PhiView { dst: dst.into(), incoming: inc.iter().map(|&(b, v)| (b, v.to_string())).collect() }
+        PhiView {
+            dst: dst.into(),
+            incoming: inc.iter().map(|&(b, v)| (b, v.to_string())).collect(),
+        }
     }
 
     #[test]
@@ -259,11 +336,26 @@ mod tests {
         let f = SsaFn {
             blocks: vec!["entry".into(), "head".into(), "exit".into()],
             succs: vec![vec![1], vec![1, 2], vec![]],
-            phis: vec![vec![], vec![phi("a", &[(0, "x"), (1, "b")]), phi("b", &[(0, "y"), (1, "a")])], vec![]],
+            phis: vec![
+                vec![],
+                vec![
+                    phi("a", &[(0, "x"), (1, "b")]),
+                    phi("b", &[(0, "y"), (1, "a")]),
+                ],
+                vec![],
+            ],
             ..SsaFn::default()
         };
         let e = eliminate(&f, 100).unwrap();
-        assert_eq!(e.counts, Counts { phis: 2, copies: 4, temps: 1, split: 1 });
+        assert_eq!(
+            e.counts,
+            Counts {
+                phis: 2,
+                copies: 4,
+                temps: 1,
+                split: 1
+            }
+        );
         assert_eq!(e.edges[1].place, "split");
         assert_eq!(e.edges[1].temps, 1);
         assert_eq!(e.edges[1].moves.len(), 3);

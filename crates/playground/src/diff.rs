@@ -31,8 +31,17 @@ pub struct Diff {
 
 /// The diff from `old` (stage `from`) to `new` (stage `to`).
 pub fn diff(from: &'static str, to: &'static str, old: &str, new: &str) -> Diff {
-    let d = TextDiff::configure().algorithm(Algorithm::Myers).timeout(DEADLINE).diff_lines(old, new);
-    let mut out = Diff { from, to, lines: Vec::new(), added: 0, removed: 0 };
+    let d = TextDiff::configure()
+        .algorithm(Algorithm::Myers)
+        .timeout(DEADLINE)
+        .diff_lines(old, new);
+    let mut out = Diff {
+        from,
+        to,
+        lines: Vec::new(),
+        added: 0,
+        removed: 0,
+    };
     for c in d.iter_all_changes() {
         let tag = match c.tag() {
             ChangeTag::Equal => " ",
@@ -45,7 +54,8 @@ pub fn diff(from: &'static str, to: &'static str, old: &str, new: &str) -> Diff 
                 "+"
             }
         };
-        out.lines.push([tag.into(), c.value().trim_end_matches('\n').to_string()]);
+        out.lines
+            .push([tag.into(), c.value().trim_end_matches('\n').to_string()]);
     }
     out
 }
@@ -58,8 +68,18 @@ mod tests {
     fn replays_both_sides() {
         let (a, b) = ("x\ny\nz\n", "x\nphi\nz\nw\n");
         let d = diff("input", "ssa", a, b);
-        let old: Vec<&str> = d.lines.iter().filter(|l| l[0] != "+").map(|l| l[1].as_str()).collect();
-        let new: Vec<&str> = d.lines.iter().filter(|l| l[0] != "-").map(|l| l[1].as_str()).collect();
+        let old: Vec<&str> = d
+            .lines
+            .iter()
+            .filter(|l| l[0] != "+")
+            .map(|l| l[1].as_str())
+            .collect();
+        let new: Vec<&str> = d
+            .lines
+            .iter()
+            .filter(|l| l[0] != "-")
+            .map(|l| l[1].as_str())
+            .collect();
         assert_eq!(old, ["x", "y", "z"]);
         assert_eq!(new, ["x", "phi", "z", "w"]);
         assert_eq!((d.added, d.removed), (2, 1));

@@ -64,7 +64,12 @@ impl UserError {
     /// An error without a position.
     pub fn plain(message: impl Into<String>) -> Self {
         let message = message.into();
-        UserError { rendered: format!("error: {message}\n"), message, line: None, col: None }
+        UserError {
+            rendered: format!("error: {message}\n"),
+            message,
+            line: None,
+            col: None,
+        }
     }
 }
 
@@ -156,7 +161,12 @@ pub fn replace_word(s: &str, from: &str, to: &str) -> String {
 /// Marks as `copy` each line of `out` that its block in `ssa` lacks (what phi elimination
 /// added), and every non-terminator line of a block `ssa` lacks (a split edge's block).
 pub fn mark_added(ssa: &Stage, out: &mut Stage) {
-    let index: HashMap<&str, usize> = ssa.keys.iter().enumerate().map(|(k, key)| (key.as_str(), k)).collect();
+    let index: HashMap<&str, usize> = ssa
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(k, key)| (key.as_str(), k))
+        .collect();
     for (key, lines) in out.keys.iter().zip(out.lines.iter_mut()) {
         let before: std::collections::HashSet<&str> = index
             .get(key.as_str())

@@ -70,7 +70,12 @@ struct Work {
 pub fn layout(sizes: &[(f64, f64)], edges: &[(u32, u32)]) -> Layout {
     let n = sizes.len();
     if n == 0 {
-        return Layout { pos: Vec::new(), routes: Vec::new(), width: 2.0 * MARGIN, height: 2.0 * MARGIN };
+        return Layout {
+            pos: Vec::new(),
+            routes: Vec::new(),
+            width: 2.0 * MARGIN,
+            height: 2.0 * MARGIN,
+        };
     }
     let edges: Vec<(usize, usize)> = (edges.iter())
         .map(|&(a, b)| (a as usize, b as usize))
@@ -90,13 +95,29 @@ pub fn layout(sizes: &[(f64, f64)], edges: &[(u32, u32)]) -> Layout {
     wk.order(&rank);
     wk.place_x();
     let (tops, heights) = layer_tops(&wk, sizes);
-    let pos: Vec<(f64, f64)> = (0..n).map(|v| (wk.x[v] - sizes[v].0 / 2.0, tops[wk.layer[v]])).collect();
-    let routes = (0..edges.len())
-        .map(|k| route(&wk, sizes, &pos, &tops, &heights, edges[k], dag[k], &chains[k]))
+    let pos: Vec<(f64, f64)> = (0..n)
+        .map(|v| (wk.x[v] - sizes[v].0 / 2.0, tops[wk.layer[v]]))
         .collect();
-    let width = (0..wk.w.len()).map(|v| wk.x[v] + wk.w[v] / 2.0).fold(0.0, f64::max) + MARGIN + 24.0;
-    let height = tops.last().copied().unwrap_or(0.0) + heights.last().copied().unwrap_or(0.0) + MARGIN;
-    Layout { pos, routes, width, height }
+    let routes = (0..edges.len())
+        .map(|k| {
+            route(
+                &wk, sizes, &pos, &tops, &heights, edges[k], dag[k], &chains[k],
+            )
+        })
+        .collect();
+    let width = (0..wk.w.len())
+        .map(|v| wk.x[v] + wk.w[v] / 2.0)
+        .fold(0.0, f64::max)
+        + MARGIN
+        + 24.0;
+    let height =
+        tops.last().copied().unwrap_or(0.0) + heights.last().copied().unwrap_or(0.0) + MARGIN;
+    Layout {
+        pos,
+        routes,
+        width,
+        height,
+    }
 }
 
 /// Reverse-postorder rank of every node: DFS from 0, then from the rest in index order.
@@ -223,10 +244,17 @@ impl Work {
         }
         let keys: Vec<(f64, usize)> = (self.layers[l].iter().enumerate())
             .map(|(i, &v)| {
-                let ns = if from_above { &self.up[v] } else { &self.down[v] };
+                let ns = if from_above {
+                    &self.up[v]
+                } else {
+                    &self.down[v]
+                };
                 match ns.is_empty() {
                     true => (i as f64, v),
-                    false => (ns.iter().map(|&u| pos[u] as f64).sum::<f64>() / ns.len() as f64, v),
+                    false => (
+                        ns.iter().map(|&u| pos[u] as f64).sum::<f64>() / ns.len() as f64,
+                        v,
+                    ),
                 }
             })
             .collect();
@@ -281,7 +309,9 @@ impl Work {
                 self.pull(l, from_above);
             }
         }
-        let min = (0..self.w.len()).map(|v| self.x[v] - self.w[v] / 2.0).fold(f64::INFINITY, f64::min);
+        let min = (0..self.w.len())
+            .map(|v| self.x[v] - self.w[v] / 2.0)
+            .fold(f64::INFINITY, f64::min);
         for x in &mut self.x {
             *x += MARGIN - min;
         }
@@ -302,10 +332,17 @@ impl Work {
         // Blocks of (weighted sum, weight, count) for PAV.
         let mut blocks: Vec<(f64, f64, usize)> = Vec::new();
         for (i, &v) in layer.iter().enumerate() {
-            let ns = if from_above { &self.up[v] } else { &self.down[v] };
+            let ns = if from_above {
+                &self.up[v]
+            } else {
+                &self.down[v]
+            };
             let (want, wt) = match ns.is_empty() {
                 true => (self.x[v], 0.5),
-                false => (ns.iter().map(|&u| self.x[u]).sum::<f64>() / ns.len() as f64, 1.0 + ns.len() as f64),
+                false => (
+                    ns.iter().map(|&u| self.x[u]).sum::<f64>() / ns.len() as f64,
+                    1.0 + ns.len() as f64,
+                ),
             };
             blocks.push(((want - offset[i]) * wt, wt, 1));
             while blocks.len() > 1 {
@@ -362,12 +399,18 @@ fn route(
     let Some((top, bottom)) = dag else {
         let (x, y) = (pos[a].0 + sizes[a].0, pos[a].1);
         let h = sizes[a].1;
-        let points = vec![(x, y + h * 0.3), (x + 20.0, y + h * 0.3), (x + 20.0, y + h * 0.7), (x, y + h * 0.7)];
+        let points = vec![
+            (x, y + h * 0.3),
+            (x + 20.0, y + h * 0.3),
+            (x + 20.0, y + h * 0.7),
+            (x, y + h * 0.7),
+        ];
         return Route { points, back: true };
     };
     let port = |v: usize, toward: f64| {
         let (l, w) = (pos[v].0, sizes[v].0);
-        (toward.clamp(l + w * 0.2, l + w * 0.8) * 0.5 + (l + w / 2.0) * 0.5).clamp(l + 4.0, l + w - 4.0)
+        (toward.clamp(l + w * 0.2, l + w * 0.8) * 0.5 + (l + w / 2.0) * 0.5)
+            .clamp(l + 4.0, l + w - 4.0)
     };
     let first_x = chain.first().map_or(wk.x[bottom], |&d| wk.x[d]);
     let last_x = chain.last().map_or(wk.x[top], |&d| wk.x[d]);
@@ -398,7 +441,10 @@ mod tests {
         (0..sizes.len()).any(|i| {
             (i + 1..sizes.len()).any(|j| {
                 let (a, b) = (l.pos[i], l.pos[j]);
-                a.0 < b.0 + sizes[j].0 && b.0 < a.0 + sizes[i].0 && a.1 < b.1 + sizes[j].1 && b.1 < a.1 + sizes[i].1
+                a.0 < b.0 + sizes[j].0
+                    && b.0 < a.0 + sizes[i].0
+                    && a.1 < b.1 + sizes[j].1
+                    && b.1 < a.1 + sizes[i].1
             })
         })
     }

@@ -62,7 +62,12 @@ impl Lesson {
         if self.succs.iter().flatten().any(|&s| s as usize >= n) {
             return Err("a successor is out of range".into());
         }
-        if self.events.iter().flatten().any(|e| e.var as usize >= self.vars.len()) {
+        if self
+            .events
+            .iter()
+            .flatten()
+            .any(|e| e.var as usize >= self.vars.len())
+        {
             return Err("an access names a variable out of range".into());
         }
         Ok(())
@@ -80,7 +85,10 @@ impl Lesson {
 
     /// Names of `blocks`, in the order given.
     pub fn names(&self, blocks: &[Block]) -> Vec<String> {
-        blocks.iter().map(|&b| self.blocks[b.index()].clone()).collect()
+        blocks
+            .iter()
+            .map(|&b| self.blocks[b.index()].clone())
+            .collect()
     }
 }
 
@@ -134,7 +142,12 @@ pub(crate) mod tests_support {
 
     /// entry: i = 0; loop: read i, write i; loop -> loop, exit; exit: read i.
     pub(crate) fn looped() -> Lesson {
-        let ev = |var, kind, line, text: &str| Event { var, kind, line, text: text.into() };
+        let ev = |var, kind, line, text: &str| Event {
+            var,
+            kind,
+            line,
+            text: text.into(),
+        };
         Lesson {
             blocks: vec!["entry".into(), "loop".into(), "exit".into()],
             succs: vec![vec![1], vec![1, 2], vec![]],

@@ -97,12 +97,27 @@ fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
             Some((f, v)) => (f, Some(v.to_string())),
             None => (a.as_str(), None),
         };
-        let mut value = || inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| format!("option '{flag}' needs a value"));
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or_else(|| format!("option '{flag}' needs a value"))
+        };
         match flag.trim_start_matches('-') {
             "help" | "h" => return Ok(None),
-            "port" => cfg.port = value()?.parse().map_err(|_| format!("'{flag}' needs a port number (0 to 65535)"))?,
+            "port" => {
+                cfg.port = value()?
+                    .parse()
+                    .map_err(|_| format!("'{flag}' needs a port number (0 to 65535)"))?
+            }
             "host" => cfg.host = value()?,
-            "workers" => cfg.workers = value()?.parse().ok().filter(|&n| (1..=64).contains(&n)).ok_or("'--workers' needs a number from 1 to 64")?,
+            "workers" => {
+                cfg.workers = value()?
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=64).contains(&n))
+                    .ok_or("'--workers' needs a number from 1 to 64")?
+            }
             _ => return Err(format!("unknown argument '{a}'")),
         }
     }
@@ -119,7 +134,9 @@ mod tests {
 
     #[test]
     fn parses_serve_arguments() {
-        let c = parse_args(&args("--port 0 --host=0.0.0.0")).unwrap().unwrap();
+        let c = parse_args(&args("--port 0 --host=0.0.0.0"))
+            .unwrap()
+            .unwrap();
         assert_eq!((c.port, c.host.as_str(), c.workers), (0, "0.0.0.0", 4));
         assert_eq!(parse_args(&args("")).unwrap().unwrap().host, "127.0.0.1");
         assert!(parse_args(&args("--help")).unwrap().is_none());

@@ -34,9 +34,13 @@ pub const FILE: &str = "input.ll";
 pub fn front(src: &str, function: Option<&str>, o: &Options) -> Result<Front, UserError> {
     let m = parse(src)?;
     let functions: Vec<String> = m.functions.values().map(|f| f.name_str()).collect();
-    let k = function.and_then(|n| functions.iter().position(|f| f == n)).unwrap_or(0);
+    let k = function
+        .and_then(|n| functions.iter().position(|f| f == n))
+        .unwrap_or(0);
     let Some(f) = m.functions.values().nth(k) else {
-        return Err(UserError::plain("the input defines no function: write a `define` with a body"));
+        return Err(UserError::plain(
+            "the input defines no function: write a `define` with a body",
+        ));
     };
     if f.layout.entry_block().is_none() {
         return Err(UserError::plain(format!("@{} has no blocks", f.name_str())));
@@ -46,18 +50,64 @@ pub fn front(src: &str, function: Option<&str>, o: &Options) -> Result<Front, Us
     let report = promote_function(&mut ssa_f, ctx, &m2r(o, o.flavour, true));
     let lesson = lesson(f, &ssa_f);
     let mut out_f = ssa_f.clone();
-    let lowering = if o.lowering == "slots" { Lowering::StackSlots } else { Lowering::Copies };
+    let lowering = if o.lowering == "slots" {
+        Lowering::StackSlots
+    } else {
+        Lowering::Copies
+    };
     let mut notes: Vec<String> = (report.remarks.iter())
-        .map(|r| format!("{} stays in memory: {}{}", r.slot, r.reason, r.blocking.as_ref().map_or(String::new(), |b| format!(" (`{b}`)"))))
+        .map(|r| {
+            format!(
+                "{} stays in memory: {}{}",
+                r.slot,
+                r.reason,
+                r.blocking
+                    .as_ref()
+                    .map_or(String::new(), |b| format!(" (`{b}`)"))
+            )
+        })
         .collect();
-    if let Err(e) = eliminate_phis(&mut out_f, &POptions { lowering, list: false, layout: ctx.map(|c| &c.dl) }) {
+    if let Err(e) = eliminate_phis(
+        &mut out_f,
+        &POptions {
+            lowering,
+            list: false,
+            layout: ctx.map(|c| &c.dl),
+        },
+    ) {
         notes.push(format!("phi-elim refused the function: {e}"));
         out_f = ssa_f.clone();
     }
-    let keys: HashMap<Block, String> = f.layout.blocks().zip(&lesson.blocks).map(|(b, n)| (b, n.clone())).collect();
-    let input = stage("input", "input (alloca, load, store)", &m, f, &lesson, &keys);
-    let ssa = stage("ssa", "after mem2reg", &m, &ssa_f, &Lesson::default(), &keys);
-    let mut out = stage("out", "after mem2reg, phi-elim", &m, &out_f, &Lesson::default(), &keys);
+    let keys: HashMap<Block, String> = f
+        .layout
+        .blocks()
+        .zip(&lesson.blocks)
+        .map(|(b, n)| (b, n.clone()))
+        .collect();
+    let input = stage(
+        "input",
+        "input (alloca, load, store)",
+        &m,
+        f,
+        &lesson,
+        &keys,
+    );
+    let ssa = stage(
+        "ssa",
+        "after mem2reg",
+        &m,
+        &ssa_f,
+        &Lesson::default(),
+        &keys,
+    );
+    let mut out = stage(
+        "out",
+        "after mem2reg, phi-elim",
+        &m,
+        &out_f,
+        &Lesson::default(),
+        &keys,
+    );
     mark_added(&ssa, &mut out);
     let ssa_fn = ssa_fn(&ssa_f);
     Ok(Front {
@@ -69,19 +119,25 @@ pub fn front(src: &str, function: Option<&str>, o: &Options) -> Result<Front, Us
         stages: vec![input, ssa, out],
         ssa: ssa_fn,
         phi_names: HashMap::new(),
-        counts: Flavour::ALL.iter().map(|&fl| count(f, ctx, o, fl)).collect(),
+        counts: Flavour::ALL
+            .iter()
+            .map(|&fl| count(f, ctx, o, fl))
+            .collect(),
         notes,
     })
 }
 
 /// Reads and verifies `src`; errors in the command line's words and positions.
 fn parse(src: &str) -> Result<Module, UserError> {
-    let m = llvm_reader::parse_with(Arc::from(src.as_bytes()), llvm_ir::Threads::ONE).map_err(|e| UserError {
-        message: e.message.clone(),
-        line: Some(e.line),
-        col: Some(e.col),
-        rendered: e.render(FILE),
-    })?;
+    let m =
+        llvm_reader::parse_with(Arc::from(src.as_bytes()), llvm_ir::Threads::ONE).map_err(|e| {
+            UserError {
+                message: e.message.clone(),
+                line: Some(e.line),
+                col: Some(e.col),
+                rendered: e.render(FILE),
+            }
+        })?;
     let errs = llvm_ir::verify::verify_module_threads(&m, llvm_ir::Threads::ONE);
     if let Some(e) = errs.first() {
         let more = match errs.len() {
@@ -89,7 +145,12 @@ fn parse(src: &str) -> Result<Module, UserError> {
             n => format!(" (and {} more)", n - 1),
         };
         let message = format!("the module is not valid IR: {e}{more}");
-        return Err(UserError { rendered: format!("{FILE}: error: {message}\n"), message, line: None, col: None });
+        return Err(UserError {
+            rendered: format!("{FILE}: error: {message}\n"),
+            message,
+            line: None,
+            col: None,
+        });
     }
     Ok(m)
 }
@@ -112,10 +173,23 @@ fn m2r(o: &Options, fl: Flavour, remarks: bool) -> MOptions {
 }
 
 /// The counts of flavour `fl`: mem2reg then phi-elim on a copy of `f`.
-fn count(f: &Function, ctx: Option<&llvm_ir::ir::ModuleInfo>, o: &Options, fl: Flavour) -> FlavourCount {
+fn count(
+    f: &Function,
+    ctx: Option<&llvm_ir::ir::ModuleInfo>,
+    o: &Options,
+    fl: Flavour,
+) -> FlavourCount {
     let mut g = f.clone();
     let r = promote_function(&mut g, ctx, &m2r(o, fl, false));
-    let pe = eliminate_phis(&mut g, &POptions { lowering: Lowering::Copies, list: false, layout: None }).unwrap_or_default();
+    let pe = eliminate_phis(
+        &mut g,
+        &POptions {
+            lowering: Lowering::Copies,
+            list: false,
+            layout: None,
+        },
+    )
+    .unwrap_or_default();
     FlavourCount {
         flavour: fl.name(),
         phis: r.stats.phis_inserted as usize,
@@ -128,7 +202,11 @@ fn count(f: &Function, ctx: Option<&llvm_ir::ir::ModuleInfo>, o: &Options, fl: F
 
 /// Layout positions of `f`'s blocks.
 fn positions(f: &Function) -> HashMap<Block, u32> {
-    f.layout.blocks().enumerate().map(|(k, b)| (b, k as u32)).collect()
+    f.layout
+        .blocks()
+        .enumerate()
+        .map(|(k, b)| (b, k as u32))
+        .collect()
 }
 
 /// The lesson of `f`: its variables are the `alloca`s the pass removed from `promoted` (a copy
@@ -142,27 +220,61 @@ fn lesson(f: &Function, promoted: &Function) -> Lesson {
     let mut vars = Vec::new();
     for b in f.layout.blocks() {
         for i in f.layout.block_insts(b) {
-            let Some(r) = dfg.inst_result(i).filter(|_| dfg.opcode(i) == Opcode::Alloca) else { continue };
+            let Some(r) = dfg
+                .inst_result(i)
+                .filter(|_| dfg.opcode(i) == Opcode::Alloca)
+            else {
+                continue;
+            };
             if !promoted.layout.is_inst_inserted(i) {
                 var_of.insert(r, vars.len() as u32);
                 vars.push(num.value_ref(f, r));
             }
         }
     }
-    let mut l = Lesson { vars, undef: undef.into(), ..Lesson::default() };
+    let mut l = Lesson {
+        vars,
+        undef: undef.into(),
+        ..Lesson::default()
+    };
     for b in f.layout.blocks() {
         l.blocks.push(num.block_ref(f, b));
-        l.succs.push(f.successors(b).iter().filter_map(|s| pos.get(s).copied()).collect());
+        l.succs.push(
+            f.successors(b)
+                .iter()
+                .filter_map(|s| pos.get(s).copied())
+                .collect(),
+        );
         let mut evs = Vec::new();
         for (k, i) in f.layout.block_insts(b).enumerate() {
             let vals = dfg.inst_values(i);
-            let slot = |n: usize| vals.get(n).and_then(|&v| var_of.get(&dfg.resolve(v)).copied());
+            let slot = |n: usize| {
+                vals.get(n)
+                    .and_then(|&v| var_of.get(&dfg.resolve(v)).copied())
+            };
             let line = k as u32;
             let ev = match dfg.opcode(i) {
                 _ if is_debug(f, i) => None,
-                Opcode::Load => slot(0).zip(dfg.inst_result(i)).map(|(var, r)| Event { var, kind: Kind::Use, line, text: num.value_ref(f, r) }),
-                Opcode::Store => slot(1).map(|var| Event { var, kind: Kind::Def, line, text: num.value_ref(f, dfg.resolve(vals[0])) }),
-                Opcode::Call if is_lifetime_marker(f, i) => (0..vals.len()).find_map(slot).map(|var| Event { var, kind: Kind::Def, line, text: undef.into() }),
+                Opcode::Load => slot(0).zip(dfg.inst_result(i)).map(|(var, r)| Event {
+                    var,
+                    kind: Kind::Use,
+                    line,
+                    text: num.value_ref(f, r),
+                }),
+                Opcode::Store => slot(1).map(|var| Event {
+                    var,
+                    kind: Kind::Def,
+                    line,
+                    text: num.value_ref(f, dfg.resolve(vals[0])),
+                }),
+                Opcode::Call if is_lifetime_marker(f, i) => {
+                    (0..vals.len()).find_map(slot).map(|var| Event {
+                        var,
+                        kind: Kind::Def,
+                        line,
+                        text: undef.into(),
+                    })
+                }
                 _ => None,
             };
             evs.extend(ev);
@@ -174,15 +286,28 @@ fn lesson(f: &Function, promoted: &Function) -> Lesson {
 
 /// The function at one stage: its text, and per block its lines (kinds from `l`'s accesses
 /// when `l` is the function's lesson), key (from `keys`, by block id) and edges.
-fn stage(id: &'static str, title: &str, _m: &Module, f: &Function, l: &Lesson, keys: &HashMap<Block, String>) -> Stage {
+fn stage(
+    id: &'static str,
+    title: &str,
+    _m: &Module,
+    f: &Function,
+    l: &Lesson,
+    keys: &HashMap<Block, String>,
+) -> Stage {
     let mut buf = Vec::new();
     print_function(f, &mut buf);
     let num = Numbering::compute(f);
     let pos = positions(f);
-    let mut s = Stage { id, title: title.into(), text: String::from_utf8_lossy(&buf).into_owned(), ..Stage::default() };
+    let mut s = Stage {
+        id,
+        title: title.into(),
+        text: String::from_utf8_lossy(&buf).into_owned(),
+        ..Stage::default()
+    };
     for (k, b) in f.layout.blocks().enumerate() {
         let name = num.block_ref(f, b);
-        s.keys.push(keys.get(&b).cloned().unwrap_or_else(|| name.clone()));
+        s.keys
+            .push(keys.get(&b).cloned().unwrap_or_else(|| name.clone()));
         s.blocks.push(name);
         let evs = l.events.get(k).map_or(&[][..], |e| &e[..]);
         let lines: Vec<Line> = (f.layout.block_insts(b).enumerate())
@@ -191,14 +316,25 @@ fn stage(id: &'static str, title: &str, _m: &Module, f: &Function, l: &Lesson, k
                 let kind = match evs.iter().find(|e| e.line == n as u32) {
                     Some(e) if e.kind == Kind::Def => "def",
                     Some(_) => "use",
-                    None if l.vars.iter().any(|v| text.starts_with(&format!("{v} = alloca"))) => "slot",
+                    None if l
+                        .vars
+                        .iter()
+                        .any(|v| text.starts_with(&format!("{v} = alloca"))) =>
+                    {
+                        "slot"
+                    }
                     None => kind_of(&text),
                 };
                 line(&text, kind)
             })
             .collect();
         s.lines.push(lines);
-        s.edges.extend(f.successors(b).iter().filter_map(|t| pos.get(t)).map(|&t| (k as u32, t)));
+        s.edges.extend(
+            f.successors(b)
+                .iter()
+                .filter_map(|t| pos.get(t))
+                .map(|&t| (k as u32, t)),
+        );
     }
     s
 }
@@ -211,14 +347,22 @@ fn ssa_fn(f: &Function) -> SsaFn {
     let mut s = SsaFn::default();
     for (k, b) in f.layout.blocks().enumerate() {
         s.blocks.push(num.block_ref(f, b));
-        s.succs.push(f.successors(b).iter().filter_map(|t| pos.get(t).copied()).collect());
+        s.succs.push(
+            f.successors(b)
+                .iter()
+                .filter_map(|t| pos.get(t).copied())
+                .collect(),
+        );
         let phis = (f.layout.block_insts(b))
             .take_while(|&i| dfg.opcode(i) == Opcode::Phi)
             .filter_map(|i| {
                 let incoming = (dfg.inst_blocks(i).iter().zip(dfg.inst_values(i)))
                     .filter_map(|(p, &v)| Some((*pos.get(p)?, num.value_ref(f, dfg.resolve(v)))))
                     .collect();
-                Some(PhiView { dst: num.value_ref(f, dfg.inst_result(i)?), incoming })
+                Some(PhiView {
+                    dst: num.value_ref(f, dfg.inst_result(i)?),
+                    incoming,
+                })
             })
             .collect();
         s.phis.push(phis);
@@ -247,12 +391,18 @@ pub fn phi_names(l: &Lesson, s: &SsaFn, placed: &[Vec<ssa::Block>]) -> HashMap<(
     }
     let mut out = HashMap::new();
     for (b, phis) in s.phis.iter().enumerate() {
-        let Some(vars) = at.get(&(b as u32)) else { continue };
+        let Some(vars) = at.get(&(b as u32)) else {
+            continue;
+        };
         for p in phis {
             let name = p.dst.trim_start_matches('%');
             let var = vars.iter().copied().find(|&v| {
                 let base = l.vars[v as usize].trim_start_matches('%');
-                let base = if base.bytes().all(|c| c.is_ascii_digit()) { "" } else { base };
+                let base = if base.bytes().all(|c| c.is_ascii_digit()) {
+                    ""
+                } else {
+                    base
+                };
                 let rest = name.strip_prefix(base).and_then(|r| r.strip_prefix('.'));
                 rest.is_some_and(|r| !r.is_empty() && r.bytes().all(|c| c.is_ascii_digit()))
                     && !out.contains_key(&(b as u32, v))

@@ -92,7 +92,12 @@ pub fn split_blocks(text: &str) -> Vec<Vec<String>> {
     for line in text.lines() {
         let t = line.trim_end();
         let code = t.split(" ;").next().unwrap_or("").trim_end();
-        if t.is_empty() || t.trim_start().starts_with(';') || t.starts_with("define ") || t.starts_with("fn(") || t == "}" {
+        if t.is_empty()
+            || t.trim_start().starts_with(';')
+            || t.starts_with("define ")
+            || t.starts_with("fn(")
+            || t == "}"
+        {
             continue;
         }
         if !t.starts_with(' ') && !t.starts_with('\t') && code.ends_with(':') {
@@ -118,7 +123,8 @@ pub fn kind_of(line: &str) -> &'static str {
     match word {
         "phi" => "phi",
         "copy" => "copy",
-        "br" | "ret" | "switch" | "jump" | "unreachable" | "indirectbr" | "invoke" | "resume" | "callbr" => "term",
+        "br" | "ret" | "switch" | "jump" | "unreachable" | "indirectbr" | "invoke" | "resume"
+        | "callbr" => "term",
         _ => "inst",
     }
 }
@@ -131,39 +137,84 @@ pub fn line(text: &str, kind: &'static str) -> Line {
             kind,
             full: Some(text.to_string()),
         },
-        false => Line { text: text.to_string(), kind, full: None },
+        false => Line {
+            text: text.to_string(),
+            kind,
+            full: None,
+        },
     }
 }
 
 /// Lays out blocks `names` with their `lines` and `edges` (block indices); more than
 /// `max_blocks` blocks give a picture with only a message.
-pub fn picture(stage: &str, names: &[String], keys: &[String], lines: Vec<Vec<Line>>, edges: &[(u32, u32)], max_blocks: usize) -> Picture {
+pub fn picture(
+    stage: &str,
+    names: &[String],
+    keys: &[String],
+    lines: Vec<Vec<Line>>,
+    edges: &[(u32, u32)],
+    max_blocks: usize,
+) -> Picture {
     if names.len() > max_blocks {
         let message = format!(
             "This function has {} blocks: pictures are drawn for up to {max_blocks}, beyond that they become a hairball. The text, frontier and step views still work.",
             names.len()
         );
-        return Picture { stage: stage.into(), width: 0.0, height: 0.0, nodes: Vec::new(), edges: Vec::new(), message: Some(message) };
+        return Picture {
+            stage: stage.into(),
+            width: 0.0,
+            height: 0.0,
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            message: Some(message),
+        };
     }
     let sizes: Vec<(f64, f64)> = (names.iter().zip(&lines))
         .map(|(n, ls)| {
-            let chars = ls.iter().map(|l| l.text.chars().count()).chain([n.chars().count() + 1]).max().unwrap_or(4);
-            (chars as f64 * CHAR_W + 2.0 * PAD, (ls.len() + 1) as f64 * LINE_H + 2.0 * PAD)
+            let chars = ls
+                .iter()
+                .map(|l| l.text.chars().count())
+                .chain([n.chars().count() + 1])
+                .max()
+                .unwrap_or(4);
+            (
+                chars as f64 * CHAR_W + 2.0 * PAD,
+                (ls.len() + 1) as f64 * LINE_H + 2.0 * PAD,
+            )
         })
         .collect();
     let l = layout(&sizes, edges);
     let nodes = (names.iter().zip(lines).enumerate())
-        .map(|(i, (n, ls))| Node { block: n.clone(), key: keys.get(i).unwrap_or(n).clone(), x: l.pos[i].0, y: l.pos[i].1, w: sizes[i].0, h: sizes[i].1, lines: ls })
+        .map(|(i, (n, ls))| Node {
+            block: n.clone(),
+            key: keys.get(i).unwrap_or(n).clone(),
+            x: l.pos[i].0,
+            y: l.pos[i].1,
+            w: sizes[i].0,
+            h: sizes[i].1,
+            lines: ls,
+        })
         .collect();
     let edges = (edges.iter().zip(&l.routes))
         .map(|(&(a, b), r)| Edge {
             from: names[a as usize].clone(),
             to: names[b as usize].clone(),
-            points: r.points.iter().map(|&(x, y)| [round(x), round(y)]).collect(),
+            points: r
+                .points
+                .iter()
+                .map(|&(x, y)| [round(x), round(y)])
+                .collect(),
             back: r.back,
         })
         .collect();
-    Picture { stage: stage.into(), width: round(l.width), height: round(l.height), nodes, edges, message: None }
+    Picture {
+        stage: stage.into(),
+        width: round(l.width),
+        height: round(l.height),
+        nodes,
+        edges,
+        message: None,
+    }
 }
 
 /// Rounds to a tenth of a pixel (smaller JSON, same picture).
@@ -178,9 +229,15 @@ mod tests {
     #[test]
     fn splits_llvm_and_toy_text() {
         let ll = "define i32 @f() {\n  %1 = alloca i32\n  br label %2\n\n2:                                                ; preds = %0\n  ret i32 0\n}\n";
-        assert_eq!(split_blocks(ll), vec![vec!["%1 = alloca i32", "br label %2"], vec!["ret i32 0"]]);
+        assert_eq!(
+            split_blocks(ll),
+            vec![vec!["%1 = alloca i32", "br label %2"], vec!["ret i32 0"]]
+        );
         let toy = "b0:\n  t0 = const 1\n  jump b1\nb1(t1) synthetic:\n  ret t1\n";
-        assert_eq!(split_blocks(toy), vec![vec!["t0 = const 1", "jump b1"], vec!["ret t1"]]);
+        assert_eq!(
+            split_blocks(toy),
+            vec![vec!["t0 = const 1", "jump b1"], vec!["ret t1"]]
+        );
     }
 
     #[test]
@@ -200,7 +257,14 @@ mod tests {
         let names: Vec<String> = (0..60).map(|i| format!("b{i}")).collect();
         let p = picture("input", &names, &names, vec![Vec::new(); 60], &[], 50);
         assert!(p.message.unwrap().contains("60 blocks"));
-        let p = picture("input", &names[..2], &names[..2], vec![vec![line("ret", "term")], vec![]], &[(0, 1)], 50);
+        let p = picture(
+            "input",
+            &names[..2],
+            &names[..2],
+            vec![vec![line("ret", "term")], vec![]],
+            &[(0, 1)],
+            50,
+        );
         assert_eq!((p.nodes.len(), p.edges.len()), (2, 1));
     }
 }

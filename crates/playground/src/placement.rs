@@ -129,7 +129,16 @@ pub fn place_all(
         let mut live_in = Vec::new();
         let set = live.compute(&defs, &uses, &mut live_in).clone();
         live_in.sort_unstable();
-        let cx = Cx { l, a, var: &l.vars[v], defs: &defs, live: &set, flavour, local: uses.is_empty(), budget: left };
+        let cx = Cx {
+            l,
+            a,
+            var: &l.vars[v],
+            defs: &defs,
+            live: &set,
+            flavour,
+            local: uses.is_empty(),
+            budget: left,
+        };
         let mut r = cx.replay(fast.get(v).cloned().flatten());
         if r.steps.len() >= left {
             r.steps.clear();
@@ -146,7 +155,11 @@ pub fn place_all(
             ..r
         });
     }
-    Placement { flavour: flavour.name(), vars, truncated }
+    Placement {
+        flavour: flavour.name(),
+        vars,
+        truncated,
+    }
 }
 
 /// The φ blocks of variable `v` by the library's worklist ([`idf_worklist`]), for the tests.
@@ -167,7 +180,11 @@ pub fn oracle(l: &Lesson, a: &Analysis, flavour: Flavour, v: u32) -> Vec<Block> 
 /// every access in one block with no load before the first store.
 pub fn fast_path(l: &Lesson, a: &Analysis, v: u32) -> Option<String> {
     let acc: Vec<(Block, &crate::lesson::Event)> = (l.events.iter().enumerate())
-        .flat_map(|(b, es)| es.iter().filter(move |e| e.var == v).map(move |e| (Block(b as u32), e)))
+        .flat_map(|(b, es)| {
+            es.iter()
+                .filter(move |e| e.var == v)
+                .map(move |e| (Block(b as u32), e))
+        })
         .collect();
     let defs: Vec<_> = acc.iter().filter(|x| x.1.kind == Kind::Def).collect();
     if acc.is_empty() {
@@ -233,7 +250,8 @@ impl Cx<'_> {
     fn replay(&self, fast: Option<String>) -> VarPlacement {
         let mut s = State::default();
         let n = self.a.cfg.num_block_ids();
-        let (mut is_def, mut added, mut seen_pruned) = (vec![false; n], vec![false; n], vec![false; n]);
+        let (mut is_def, mut added, mut seen_pruned) =
+            (vec![false; n], vec![false; n], vec![false; n]);
         if let Some(what) = &fast {
             let text = format!("LLVM's mem2reg takes a fast path for {}: {what}. No φ is needed; the classic algorithm below agrees.", self.var);
             self.step(&mut s, "fast", None, text);
@@ -244,7 +262,11 @@ impl Cx<'_> {
                 s.work.push(d);
             }
         }
-        let start = format!("{} is written in {}: they start the worklist.", self.var, self.list(self.defs));
+        let start = format!(
+            "{} is written in {}: they start the worklist.",
+            self.var,
+            self.list(self.defs)
+        );
         self.step(&mut s, "start", None, start);
         if self.flavour == Flavour::SemiPruned && self.local {
             let text = format!("{} is never read before it is written in a block, so it does not live across blocks: semi-pruned SSA gives it no φ.", self.var);
@@ -254,7 +276,11 @@ impl Cx<'_> {
         let mut why = Vec::new();
         while let Some(x) = s.work.pop() {
             s.frontier = self.a.frontier(x);
-            let text = format!("Take {} from the worklist. DF({0}) = {{{}}}.", self.l.name(x), self.list(&s.frontier));
+            let text = format!(
+                "Take {} from the worklist. DF({0}) = {{{}}}.",
+                self.l.name(x),
+                self.list(&s.frontier)
+            );
             self.step(&mut s, "pop", Some(x), text);
             for y in s.frontier.clone() {
                 let yn = self.l.name(y);
@@ -265,7 +291,13 @@ impl Cx<'_> {
                     if !seen_pruned[y.index()] {
                         seen_pruned[y.index()] = true;
                         s.pruned.push(y);
-                        why.push((y, Pruned { block: yn.to_string(), why: self.pruned_why() }));
+                        why.push((
+                            y,
+                            Pruned {
+                                block: yn.to_string(),
+                                why: self.pruned_why(),
+                            },
+                        ));
                     }
                     let text = format!("{yn} is in the frontier, but {}: pruned, no φ (and nothing flows on from it).", self.pruned_why());
                     self.step(&mut s, "prune", Some(y), text);
@@ -292,7 +324,10 @@ impl Cx<'_> {
         };
         self.step(&mut s, "done", None, done);
         if self.flavour == Flavour::SemiPruned && self.local {
-            let local = |b: Block| Pruned { block: self.l.name(b).into(), why: "semi-pruned: not live across blocks".into() };
+            let local = |b: Block| Pruned {
+                block: self.l.name(b).into(),
+                why: "semi-pruned: not live across blocks".into(),
+            };
             why = self.a_idf().into_iter().map(|b| (b, local(b))).collect();
         }
         why.sort_by_key(|p| p.0);
@@ -314,7 +349,10 @@ impl Cx<'_> {
     }
 
     fn pruned_why(&self) -> String {
-        format!("{} is not live on entry to it (no path from it reads {0} before writing it)", self.var)
+        format!(
+            "{} is not live on entry to it (no path from it reads {0} before writing it)",
+            self.var
+        )
     }
 
     fn list(&self, bs: &[Block]) -> String {

@@ -178,14 +178,26 @@ impl Walk<'_> {
         self.path.push(b);
         let via = match self.a.dt.idom(b) {
             Some(p) => format!(" (its immediate dominator is {})", self.l.name(p)),
-            None => " (the entry: every stack starts empty, which reads as the undefined value)".into(),
+            None => {
+                " (the entry: every stack starts empty, which reads as the undefined value)".into()
+            }
         };
-        self.step("enter", b, format!("Visit {}{via}.", self.l.name(b)), None, None);
+        self.step(
+            "enter",
+            b,
+            format!("Visit {}{via}.", self.l.name(b)),
+            None,
+            None,
+        );
         for (v, k) in self.at[b.index()].clone() {
             let phi = self.phis[k].name.clone();
             self.stacks[v as usize].push(phi.clone());
             pushed.push(v);
-            let text = format!("The φ {phi} at {} is a new value of {}: push it.", self.l.name(b), self.l.vars[v as usize]);
+            let text = format!(
+                "The φ {phi} at {} is a new value of {}: push it.",
+                self.l.name(b),
+                self.l.vars[v as usize]
+            );
             self.step("phi", b, text, None, Some(v));
         }
         for e in &self.l.events[b.index()] {
@@ -194,19 +206,33 @@ impl Walk<'_> {
                 Kind::Use => {
                     let top = self.top(e.var);
                     self.read_as.insert(e.text.clone(), top.clone());
-                    self.reads.push((self.l.name(b).into(), e.line, top.clone()));
-                    let text = format!("{} reads {var}: the top of its stack is {top}, so {0} becomes {top}.", e.text);
+                    self.reads
+                        .push((self.l.name(b).into(), e.line, top.clone()));
+                    let text = format!(
+                        "{} reads {var}: the top of its stack is {top}, so {0} becomes {top}.",
+                        e.text
+                    );
                     self.step("use", b, text, Some(e.line), Some(e.var));
                 }
                 Kind::Def => {
-                    let val = self.read_as.get(&e.text).cloned().unwrap_or_else(|| e.text.clone());
+                    let val = self
+                        .read_as
+                        .get(&e.text)
+                        .cloned()
+                        .unwrap_or_else(|| e.text.clone());
                     let shown = match val == e.text {
                         true => val.clone(),
                         false => format!("{} (that is, {val})", e.text),
                     };
                     self.stacks[e.var as usize].push(val);
                     pushed.push(e.var);
-                    self.step("def", b, format!("Write {shown} to {var}: push it."), Some(e.line), Some(e.var));
+                    self.step(
+                        "def",
+                        b,
+                        format!("Write {shown} to {var}: push it."),
+                        Some(e.line),
+                        Some(e.var),
+                    );
                 }
             }
         }
@@ -227,7 +253,12 @@ impl Walk<'_> {
                 parts.push(format!("{} gets {top}", self.phis[k].name));
                 self.phis[k].operands.push([self.l.name(b).into(), top]);
             }
-            let text = format!("Edge {} → {}: {}.", self.l.name(b), self.l.name(s), parts.join(", "));
+            let text = format!(
+                "Edge {} → {}: {}.",
+                self.l.name(b),
+                self.l.name(s),
+                parts.join(", ")
+            );
             let edge = Some([self.l.name(b).to_string(), self.l.name(s).to_string()]);
             self.record("edge", b, text, None, None, edge);
         }
@@ -239,7 +270,11 @@ impl Walk<'_> {
         }
         let text = match pushed.is_empty() {
             true => format!("Leave {}: it pushed nothing.", self.l.name(b)),
-            false => format!("Leave {}: pop the {} value(s) it pushed.", self.l.name(b), pushed.len()),
+            false => format!(
+                "Leave {}: pop the {} value(s) it pushed.",
+                self.l.name(b),
+                pushed.len()
+            ),
         };
         self.step("leave", b, text, None, None);
         self.path.pop();
@@ -266,7 +301,11 @@ impl Walk<'_> {
                 self.step("fold", self.phi_block[k], text, None, None);
             }
         }
-        let text = format!("Done: {} reads renamed, {} φs filled in.", self.reads.len(), self.phis.len());
+        let text = format!(
+            "Done: {} reads renamed, {} φs filled in.",
+            self.reads.len(),
+            self.phis.len()
+        );
         self.step("done", Block(0), text, None, None);
     }
 
@@ -282,14 +321,32 @@ impl Walk<'_> {
     }
 
     fn top(&self, v: u32) -> String {
-        self.stacks[v as usize].last().cloned().unwrap_or_else(|| self.l.undef.clone())
+        self.stacks[v as usize]
+            .last()
+            .cloned()
+            .unwrap_or_else(|| self.l.undef.clone())
     }
 
-    fn step(&mut self, kind: &'static str, b: Block, text: String, line: Option<u32>, var: Option<u32>) {
+    fn step(
+        &mut self,
+        kind: &'static str,
+        b: Block,
+        text: String,
+        line: Option<u32>,
+        var: Option<u32>,
+    ) {
         self.record(kind, b, text, line, var, None)
     }
 
-    fn record(&mut self, kind: &'static str, b: Block, text: String, line: Option<u32>, var: Option<u32>, edge: Option<[String; 2]>) {
+    fn record(
+        &mut self,
+        kind: &'static str,
+        b: Block,
+        text: String,
+        line: Option<u32>,
+        var: Option<u32>,
+        edge: Option<[String; 2]>,
+    ) {
         if self.steps.len() >= self.budget {
             self.truncated = true;
             return;
@@ -321,12 +378,22 @@ mod tests {
         let a = Analysis::new(&l).unwrap();
         let r = rename(&l, &a, &[vec![Block(1)]], &|_, _| Some("i.0".into()), 1000);
         assert_eq!(r.phis.len(), 1);
-        let ops: Vec<_> = r.phis[0].operands.iter().map(|o| (o[0].as_str(), o[1].as_str())).collect();
+        let ops: Vec<_> = r.phis[0]
+            .operands
+            .iter()
+            .map(|o| (o[0].as_str(), o[1].as_str()))
+            .collect();
         assert_eq!(ops, [("entry", "0"), ("loop", "t2")]);
         let reads: Vec<_> = r.reads.iter().map(|r| r.2.as_str()).collect();
         assert_eq!(reads, ["i.0", "t2"]);
         let kinds: Vec<_> = r.steps.iter().map(|s| s.kind).collect();
-        assert_eq!(kinds, ["enter", "def", "edge", "enter", "phi", "use", "def", "edge", "enter", "use", "leave", "leave", "leave", "done"]);
+        assert_eq!(
+            kinds,
+            [
+                "enter", "def", "edge", "enter", "phi", "use", "def", "edge", "enter", "use",
+                "leave", "leave", "leave", "done"
+            ]
+        );
         assert!(!r.truncated);
         let short = rename(&l, &a, &[vec![Block(1)]], &|_, _| None, 2);
         assert!(short.truncated && short.steps.len() == 2);

@@ -39,7 +39,11 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { host: "127.0.0.1".into(), port: 8030, workers: 4 }
+        Config {
+            host: "127.0.0.1".into(),
+            port: 8030,
+            workers: 4,
+        }
     }
 }
 
@@ -77,8 +81,12 @@ impl Running {
 
 /// Binds and starts the workers.
 pub fn start(cfg: &Config) -> Result<Running, String> {
-    let server = tiny_http::Server::http((cfg.host.as_str(), cfg.port)).map_err(|e| format!("cannot listen on {}:{}: {e}", cfg.host, cfg.port))?;
-    let addr = server.server_addr().to_ip().ok_or("the server has no IP address")?;
+    let server = tiny_http::Server::http((cfg.host.as_str(), cfg.port))
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", cfg.host, cfg.port))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .ok_or("the server has no IP address")?;
     let server = Arc::new(server);
     let workers = (0..cfg.workers.max(1))
         .map(|k| {
@@ -90,7 +98,11 @@ pub fn start(cfg: &Config) -> Result<Running, String> {
                 .map_err(|e| format!("cannot start a worker thread: {e}"))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(Running { server, workers, addr })
+    Ok(Running {
+        server,
+        workers,
+        addr,
+    })
 }
 
 /// Answers requests until the server is unblocked.
@@ -106,11 +118,31 @@ type Answer = Response<std::io::Cursor<Vec<u8>>>;
 
 /// The page and its assets.
 const ASSETS: &[(&str, &str, &str)] = &[
-    ("/", "text/html; charset=utf-8", include_str!("../assets/index.html")),
-    ("/assets/style.css", "text/css; charset=utf-8", include_str!("../assets/style.css")),
-    ("/assets/app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
-    ("/assets/draw.js", "text/javascript; charset=utf-8", include_str!("../assets/draw.js")),
-    ("/assets/views.js", "text/javascript; charset=utf-8", include_str!("../assets/views.js")),
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("../assets/index.html"),
+    ),
+    (
+        "/assets/style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+    (
+        "/assets/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
+    (
+        "/assets/draw.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/draw.js"),
+    ),
+    (
+        "/assets/views.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/views.js"),
+    ),
 ];
 
 fn route(req: &mut Request) -> Answer {
@@ -127,8 +159,13 @@ fn route(req: &mut Request) -> Answer {
         ("/api/health", true, _) => json(200, &serde_json::json!({ "ok": true })),
         ("/api/examples", true, _) => json(200, &crate::examples::EXAMPLES),
         ("/api/model", _, true) => model(req),
-        ("/api/health" | "/api/examples", false, _) => error(405, UserError::plain(format!("{path} answers GET only"))),
-        ("/api/model", _, false) => error(405, UserError::plain("/api/model answers POST only, with a JSON body")),
+        ("/api/health" | "/api/examples", false, _) => {
+            error(405, UserError::plain(format!("{path} answers GET only")))
+        }
+        ("/api/model", _, false) => error(
+            405,
+            UserError::plain("/api/model answers POST only, with a JSON body"),
+        ),
         _ => error(404, UserError::plain(format!("no such page: {path}"))),
     }
 }
@@ -148,15 +185,27 @@ fn model(req: &mut Request) -> Answer {
 /// The body, at most [`MAX_BODY`] bytes; a 413 answer when larger.
 fn read_body(req: &mut Request) -> Result<Vec<u8>, Box<Answer>> {
     let too_big = |n: String| {
-        Box::new(error(413, UserError::plain(format!("the request is too large ({n}); the playground takes at most {} KiB of input", MAX_BODY >> 10))))
+        Box::new(error(
+            413,
+            UserError::plain(format!(
+                "the request is too large ({n}); the playground takes at most {} KiB of input",
+                MAX_BODY >> 10
+            )),
+        ))
     };
     if let Some(n) = req.body_length().filter(|&n| n > MAX_BODY) {
         return Err(too_big(format!("{:.1} MB", n as f64 / 1e6)));
     }
     let mut body = Vec::new();
-    let read = req.as_reader().take(MAX_BODY as u64 + 1).read_to_end(&mut body);
+    let read = req
+        .as_reader()
+        .take(MAX_BODY as u64 + 1)
+        .read_to_end(&mut body);
     if let Err(e) = read {
-        return Err(Box::new(error(400, UserError::plain(format!("could not read the request body: {e}")))));
+        return Err(Box::new(error(
+            400,
+            UserError::plain(format!("could not read the request body: {e}")),
+        )));
     }
     if body.len() > MAX_BODY {
         return Err(too_big("over the limit".into()));
@@ -165,7 +214,8 @@ fn read_body(req: &mut Request) -> Result<Vec<u8>, Box<Answer>> {
 }
 
 fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("static header names and values are valid")
+    Header::from_bytes(name.as_bytes(), value.as_bytes())
+        .expect("static header names and values are valid")
 }
 
 fn respond(status: u16, mime: &str, body: Vec<u8>) -> Answer {
@@ -174,13 +224,19 @@ fn respond(status: u16, mime: &str, body: Vec<u8>) -> Answer {
         .with_header(header("Content-Type", mime))
         .with_header(header("Cache-Control", "no-store"))
         .with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:"))
+        .with_header(header(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:",
+        ))
 }
 
 fn json<T: Serialize + ?Sized>(status: u16, v: &T) -> Answer {
     match serde_json::to_vec(v) {
         Ok(body) => respond(status, "application/json", body),
-        Err(e) => error(500, UserError::plain(format!("could not write the answer: {e}"))),
+        Err(e) => error(
+            500,
+            UserError::plain(format!("could not write the answer: {e}")),
+        ),
     }
 }
 

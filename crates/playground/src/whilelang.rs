@@ -37,10 +37,21 @@ pub fn front(src: &str, o: &Options) -> Result<Front, UserError> {
     let mut names: Vec<String> = program.variables().iter().map(|s| s.to_string()).collect();
     names.extend((names.len() as u32..f.var_count()).map(|v| format!("v{v}")));
     let c = construct(&f, &options(o, o.flavour)).map_err(|e| UserError::plain(e.to_string()))?;
-    let promoted: Vec<u32> = (0..f.var_count()).filter(|v| !c.unpromoted.iter().any(|u| u.0 == *v)).collect();
+    let promoted: Vec<u32> = (0..f.var_count())
+        .filter(|v| !c.unpromoted.iter().any(|u| u.0 == *v))
+        .collect();
     let lesson = lesson(&f, &names, &promoted);
     let ssa_fn = ssa_fn(&c.function);
-    let mut notes: Vec<String> = c.unpromoted.iter().map(|v| format!("{} stays a variable (over the promotion budget)", names[v.index()])).collect();
+    let mut notes: Vec<String> = c
+        .unpromoted
+        .iter()
+        .map(|v| {
+            format!(
+                "{} stays a variable (over the promotion budget)",
+                names[v.index()]
+            )
+        })
+        .collect();
     let out_f = match eliminate(&ssa_fn, 0) {
         Ok(pe) => lower(&c.function, &pe.edges),
         Err(e) => {
@@ -48,9 +59,21 @@ pub fn front(src: &str, o: &Options) -> Result<Front, UserError> {
             c.function.clone()
         }
     };
-    let input = stage("input", "naive toy IR (read, write)", &f, &names, Some(&lesson));
+    let input = stage(
+        "input",
+        "naive toy IR (read, write)",
+        &f,
+        &names,
+        Some(&lesson),
+    );
     let ssa = stage("ssa", "SSA toy IR", &c.function, &names, None);
-    let mut out = stage("out", "after phi elimination (copies)", &out_f, &names, None);
+    let mut out = stage(
+        "out",
+        "after phi elimination (copies)",
+        &out_f,
+        &names,
+        None,
+    );
     mark_added(&ssa, &mut out);
     let phi_names = match c.entry_added {
         false => phi_names(&f, o, &promoted, f.temp_count()),
@@ -92,9 +115,18 @@ fn method(fl: Flavour) -> Method {
 /// The counts of flavour `fl`.
 fn count(f: &Function, o: &Options, fl: Flavour) -> FlavourCount {
     let Ok(c) = construct(f, &options(o, fl)) else {
-        return FlavourCount { flavour: fl.name(), phis: 0, copies: 0, temps: 0, promoted: 0, left: 0 };
+        return FlavourCount {
+            flavour: fl.name(),
+            phis: 0,
+            copies: 0,
+            temps: 0,
+            promoted: 0,
+            left: 0,
+        };
     };
-    let pe = eliminate(&ssa_fn(&c.function), 0).map(|p| p.counts).unwrap_or_default();
+    let pe = eliminate(&ssa_fn(&c.function), 0)
+        .map(|p| p.counts)
+        .unwrap_or_default();
     FlavourCount {
         flavour: fl.name(),
         phis: pe.phis,
@@ -107,21 +139,39 @@ fn count(f: &Function, o: &Options, fl: Flavour) -> FlavourCount {
 
 /// The lesson of naive toy IR `f`, over the `promoted` variables.
 fn lesson(f: &Function, names: &[String], promoted: &[u32]) -> Lesson {
-    let index: HashMap<u32, u32> = promoted.iter().enumerate().map(|(k, &v)| (v, k as u32)).collect();
+    let index: HashMap<u32, u32> = promoted
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (v, k as u32))
+        .collect();
     let mut l = Lesson {
-        vars: promoted.iter().map(|&v| names[v as usize].clone()).collect(),
+        vars: promoted
+            .iter()
+            .map(|&v| names[v as usize].clone())
+            .collect(),
         undef: "0".into(),
         ..Lesson::default()
     };
     for (b, data) in f.blocks.iter().enumerate() {
         l.blocks.push(format!("b{b}"));
-        l.succs.push(f.successors(TBlock(b as u32)).iter().map(|s| s.0).collect());
+        l.succs
+            .push(f.successors(TBlock(b as u32)).iter().map(|s| s.0).collect());
         let evs = (data.insts.iter().enumerate())
             .filter_map(|(k, i)| {
                 let line = k as u32;
                 match *i {
-                    Inst::Read { dst, var } => Some(Event { var: *index.get(&var.0)?, kind: Kind::Use, line, text: dst.to_string() }),
-                    Inst::Write { var, src } => Some(Event { var: *index.get(&var.0)?, kind: Kind::Def, line, text: src.to_string() }),
+                    Inst::Read { dst, var } => Some(Event {
+                        var: *index.get(&var.0)?,
+                        kind: Kind::Use,
+                        line,
+                        text: dst.to_string(),
+                    }),
+                    Inst::Write { var, src } => Some(Event {
+                        var: *index.get(&var.0)?,
+                        kind: Kind::Def,
+                        line,
+                        text: src.to_string(),
+                    }),
                     _ => None,
                 }
             })
@@ -133,7 +183,10 @@ fn lesson(f: &Function, names: &[String], promoted: &[u32]) -> Lesson {
 
 /// A line of toy IR with variables by name.
 fn named(text: String, names: &[String]) -> String {
-    let (Some(op), true) = (text.split_whitespace().find(|w| w.starts_with('v')), text.contains("read v") || text.starts_with("write v")) else {
+    let (Some(op), true) = (
+        text.split_whitespace().find(|w| w.starts_with('v')),
+        text.contains("read v") || text.starts_with("write v"),
+    ) else {
         return text;
     };
     let v = op.trim_end_matches(',');
@@ -144,9 +197,24 @@ fn named(text: String, names: &[String]) -> String {
 }
 
 /// The function at one stage (kinds `def`/`use` from `l` on the input).
-fn stage(id: &'static str, title: &str, f: &Function, names: &[String], l: Option<&Lesson>) -> Stage {
-    let text: String = f.to_string().lines().map(|t| named(t.to_string(), names) + "\n").collect();
-    let mut s = Stage { id, title: title.into(), text, ..Stage::default() };
+fn stage(
+    id: &'static str,
+    title: &str,
+    f: &Function,
+    names: &[String],
+    l: Option<&Lesson>,
+) -> Stage {
+    let text: String = f
+        .to_string()
+        .lines()
+        .map(|t| named(t.to_string(), names) + "\n")
+        .collect();
+    let mut s = Stage {
+        id,
+        title: title.into(),
+        text,
+        ..Stage::default()
+    };
     for (b, data) in f.blocks.iter().enumerate() {
         s.blocks.push(format!("b{b}"));
         s.keys.push(format!("b{b}"));
@@ -164,7 +232,11 @@ fn stage(id: &'static str, title: &str, f: &Function, names: &[String], l: Optio
             .collect();
         lines.extend(data.term.as_ref().map(|t| line(&t.to_string(), "term")));
         s.lines.push(lines);
-        s.edges.extend(f.successors(TBlock(b as u32)).iter().map(|t| (b as u32, t.0)));
+        s.edges.extend(
+            f.successors(TBlock(b as u32))
+                .iter()
+                .map(|t| (b as u32, t.0)),
+        );
     }
     s
 }
@@ -174,11 +246,15 @@ fn ssa_fn(f: &Function) -> SsaFn {
     let mut s = SsaFn::default();
     for (b, data) in f.blocks.iter().enumerate() {
         s.blocks.push(format!("b{b}"));
-        s.succs.push(f.successors(TBlock(b as u32)).iter().map(|t| t.0).collect());
+        s.succs
+            .push(f.successors(TBlock(b as u32)).iter().map(|t| t.0).collect());
         s.phis.push(
             (data.insts.iter())
                 .filter_map(|i| match i {
-                    Inst::Phi { dst, args } => Some(PhiView { dst: dst.to_string(), incoming: args.iter().map(|(p, v)| (p.0, v.to_string())).collect() }),
+                    Inst::Phi { dst, args } => Some(PhiView {
+                        dst: dst.to_string(),
+                        incoming: args.iter().map(|(p, v)| (p.0, v.to_string())).collect(),
+                    }),
                     _ => None,
                 })
                 .collect(),
@@ -204,13 +280,20 @@ fn operand(s: &str, base: u32) -> Operand {
 fn lower(f: &Function, edges: &[EdgeView]) -> Function {
     let mut g = f.clone();
     let mut next = f.temp_count();
-    let index = |name: &str| name.strip_prefix('b').and_then(|k| k.parse::<usize>().ok()).unwrap_or(0);
+    let index = |name: &str| {
+        name.strip_prefix('b')
+            .and_then(|k| k.parse::<usize>().ok())
+            .unwrap_or(0)
+    };
     for e in edges {
         let (p, s) = (index(&e.edge[0]), index(&e.edge[1]));
         let temps = e.moves.iter().filter(|m| m[0].starts_with("tmp")).count() as u32;
         let copies: Vec<Inst> = (e.moves.iter())
             .filter_map(|[d, src]| match operand(d, next) {
-                Operand::Temp(dst) => Some(Inst::Copy { dst, src: operand(src, next) }),
+                Operand::Temp(dst) => Some(Inst::Copy {
+                    dst,
+                    src: operand(src, next),
+                }),
                 Operand::Imm(_) => None,
             })
             .collect();
@@ -223,9 +306,20 @@ fn lower(f: &Function, edges: &[EdgeView]) -> Function {
             "split" => {
                 let new = TBlock(g.blocks.len() as u32);
                 let term = Some(Term::Jump(Target::new(TBlock(s as u32))));
-                g.blocks.push(BlockData { insts: copies, term, ..BlockData::default() });
-                let targets = g.blocks[p].term.as_mut().map(Term::targets_mut).unwrap_or_default();
-                targets.into_iter().filter(|t| t.block.index() == s).for_each(|t| t.block = new);
+                g.blocks.push(BlockData {
+                    insts: copies,
+                    term,
+                    ..BlockData::default()
+                });
+                let targets = g.blocks[p]
+                    .term
+                    .as_mut()
+                    .map(Term::targets_mut)
+                    .unwrap_or_default();
+                targets
+                    .into_iter()
+                    .filter(|t| t.block.index() == s)
+                    .for_each(|t| t.block = new);
             }
             _ => g.blocks[p].insts.extend(copies),
         }
@@ -237,13 +331,38 @@ fn lower(f: &Function, edges: &[EdgeView]) -> Function {
 }
 
 /// The names construction gives the surviving φs: `(block, lesson variable)` -> `tN`.
-fn phi_names(f: &Function, o: &Options, promoted: &[u32], base: u32) -> HashMap<(u32, u32), String> {
-    let opts = BuildOptions { method: method(o.flavour), fold_trivial: o.fold, phi_copy_budget: None, max_promoted: o.max_promoted };
-    let first = (f.blocks.iter()).scan(0usize, |n, d| Some(std::mem::replace(n, *n + d.insts.len()))).collect();
-    let Ok(s) = build(&Pre(f, first), &opts) else { return HashMap::new() };
-    let index: HashMap<u32, u32> = promoted.iter().enumerate().map(|(k, &v)| (v, k as u32)).collect();
+fn phi_names(
+    f: &Function,
+    o: &Options,
+    promoted: &[u32],
+    base: u32,
+) -> HashMap<(u32, u32), String> {
+    let opts = BuildOptions {
+        method: method(o.flavour),
+        fold_trivial: o.fold,
+        phi_copy_budget: None,
+        max_promoted: o.max_promoted,
+    };
+    let first = (f.blocks.iter())
+        .scan(0usize, |n, d| {
+            Some(std::mem::replace(n, *n + d.insts.len()))
+        })
+        .collect();
+    let Ok(s) = build(&Pre(f, first), &opts) else {
+        return HashMap::new();
+    };
+    let index: HashMap<u32, u32> = promoted
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (v, k as u32))
+        .collect();
     (s.phis().iter().enumerate())
-        .filter_map(|(k, p)| Some(((p.block.0, *index.get(&p.var.0)?), format!("t{}", base + k as u32))))
+        .filter_map(|(k, p)| {
+            Some((
+                (p.block.0, *index.get(&p.var.0)?),
+                format!("t{}", base + k as u32),
+            ))
+        })
         .collect()
 }
 
@@ -259,7 +378,10 @@ impl ssa::Graph for Pre<'_> {
         (!self.0.blocks.is_empty()).then_some(ssa::Block(0))
     }
     fn successors(&self, b: ssa::Block) -> impl Iterator<Item = ssa::Block> + '_ {
-        self.0.successors(TBlock(b.0)).into_iter().map(|t| ssa::Block(t.0))
+        self.0
+            .successors(TBlock(b.0))
+            .into_iter()
+            .map(|t| ssa::Block(t.0))
     }
 }
 
@@ -273,7 +395,9 @@ impl Variables for Pre<'_> {
         for (i, inst) in self.0.blocks[b.index()].insts.iter().enumerate() {
             let id = (first + i) as u32;
             match *inst {
-                Inst::Read { dst, var } => out.push(Access::UseInto(ssa::construct::Var(var.0), id, dst.into())),
+                Inst::Read { dst, var } => {
+                    out.push(Access::UseInto(ssa::construct::Var(var.0), id, dst.into()))
+                }
                 Inst::Write { var, src } => out.push(Access::Def(ssa::construct::Var(var.0), src)),
                 _ => {}
             }

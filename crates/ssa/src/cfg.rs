@@ -333,7 +333,10 @@ impl Cfg {
     /// The position of `b` in the layout (`None` if it is not in the layout).
     #[inline]
     pub fn layout_position(&self, b: Block) -> Option<u32> {
-        self.layout_pos.get(b.index()).copied().filter(|&p| p != NO_NUM)
+        self.layout_pos
+            .get(b.index())
+            .copied()
+            .filter(|&p| p != NO_NUM)
     }
 
     /// Successors of `b` in terminator order, with multiplicity.
@@ -393,7 +396,10 @@ impl Cfg {
     /// The index of `b` in [`Cfg::reverse_postorder`] (`None` if unreachable).
     #[inline]
     pub fn rpo_number(&self, b: Block) -> Option<u32> {
-        self.rpo_num.get(b.index()).copied().filter(|&p| p != NO_NUM)
+        self.rpo_num
+            .get(b.index())
+            .copied()
+            .filter(|&p| p != NO_NUM)
     }
 
     /// Reachable blocks in depth-first preorder (the entry first).
@@ -405,7 +411,10 @@ impl Cfg {
     /// The index of `b` in [`Cfg::preorder`] (`None` if unreachable).
     #[inline]
     pub fn preorder_number(&self, b: Block) -> Option<u32> {
-        self.pre_num.get(b.index()).copied().filter(|&p| p != NO_NUM)
+        self.pre_num
+            .get(b.index())
+            .copied()
+            .filter(|&p| p != NO_NUM)
     }
 
     /// The block from which the depth-first search first entered `b` (`None` for the entry and

@@ -134,8 +134,8 @@ mod tests {
     use super::*;
     use crate::cfg::Cfg;
     use crate::liveness::LiveInCalculator;
-    use crate::testing::{below, random_graph};
     use crate::testing::Rng;
+    use crate::testing::{below, random_graph};
 
     fn b(i: u32) -> Block {
         Block(i)

@@ -183,8 +183,8 @@ fn key_hash(defs: &[Block], uses: &[Block]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{below, random_graph};
     use crate::testing::Rng;
+    use crate::testing::{below, random_graph};
 
     fn b(i: u32) -> Block {
         Block(i)

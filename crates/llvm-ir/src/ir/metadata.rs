@@ -8,9 +8,9 @@
 //! references are the same node exactly when LLVM would see the same uniqued node for
 //! references by number, and for identical inline text.
 
+use crate::ir::module_info::ModuleInfo;
 use crate::lexical::parse_u32;
 use crate::lexical::parse_u64;
-use crate::ir::module_info::ModuleInfo;
 use crate::lexical::{write_u32, write_u64};
 
 /// Identity of a metadata node.

@@ -19,7 +19,6 @@ use crate::util::fxhash::{FxHashMap, FxHashSet};
 /// A name-keyed map of the input's symbols (unescaped names; numbered ones as `\0N`).
 pub type SymbolMap<V> = FxHashMap<Box<[u8]>, V>;
 
-
 /// What a global symbol is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GlobalKind {

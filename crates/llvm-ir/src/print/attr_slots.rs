@@ -70,7 +70,11 @@ fn comment(body: &[u8]) -> Vec<u8> {
         if a.starts_with(b"\"") {
             continue;
         }
-        out.extend_from_slice(if out.is_empty() { b"; Function Attrs: " } else { b" " });
+        out.extend_from_slice(if out.is_empty() {
+            b"; Function Attrs: "
+        } else {
+            b" "
+        });
         out.extend_from_slice(a);
     }
     if !out.is_empty() {

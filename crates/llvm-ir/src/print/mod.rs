@@ -16,8 +16,8 @@
 
 use crate::entity::SecondaryMap;
 use crate::ir::{Block, Function, Inst, MdRef, Module, Opcode, Piece, Text, Value, ValueDef};
-use crate::util::fxhash::FxHashMap;
 pub use crate::lexical::{write_u32, write_u64};
+use crate::util::fxhash::FxHashMap;
 
 pub mod attr_slots;
 pub mod md_slots;

@@ -217,7 +217,10 @@ pub fn node_children(text: &[u8], out: &mut Vec<u32>) {
     for_each_ref(text, |r| {
         if r.kind == RefKind::Md {
             let name = field_before(&text[..r.start]);
-            let rank = table.iter().position(|&f| f == name).map_or(u8::MAX, |k| k as u8);
+            let rank = table
+                .iter()
+                .position(|&f| f == name)
+                .map_or(u8::MAX, |k| k as u8);
             ranked.push((rank, r.id));
         }
     });

@@ -29,7 +29,11 @@ impl Threads {
 
     /// The machine's parallelism, at most 8 (the default).
     pub fn all() -> Self {
-        Self::new(std::thread::available_parallelism().map_or(1, |n| n.get()).min(8))
+        Self::new(
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(8),
+        )
     }
 
     /// The count.

@@ -38,17 +38,15 @@ mod handles;
 mod structure;
 mod types;
 
-
-
 use std::cell::OnceCell;
 use std::fmt;
 
 use ssa::Cfg;
 use ssa::DomTree;
 
-use crate::Threads;
 use crate::ir::{Block, Function, Inst, Module, Value};
 use crate::print::Numbering;
+use crate::Threads;
 
 /// What kind of problem a [`VerifyError`] is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -18,8 +18,8 @@ use super::{Cx, ErrorKind, Reporter};
 use crate::ir::types::{TypeData, TypeTable};
 use std::cell::Cell;
 
-use crate::ir::{Block, Inst, InstData, Opcode, Type, Value};
 use crate::ir::sema;
+use crate::ir::{Block, Inst, InstData, Opcode, Type, Value};
 
 /// Checks instruction `i` of block `b`; returns whether its operand shape is sound (so its
 /// operands can be indexed by the opcode's convention).

@@ -2,11 +2,11 @@
 //! LLVM's reader accepts them (the reader rejects type errors, so those are made by editing
 //! operands afterwards), or built with [`FuncBuilder`].
 
+use llvm_ir::ir::builder::define_function;
 use llvm_ir::ir::{Block, Function, Inst, Module, Value};
+use llvm_ir::ir::{FuncBuilder, FuncId, Opcode, Text, Type, TypeData, ValueDef};
 use llvm_ir::verify::*;
 use llvm_ir::Threads;
-use llvm_ir::ir::builder::define_function;
-use llvm_ir::ir::{FuncBuilder, FuncId, Opcode, Text, Type, TypeData, ValueDef};
 
 fn parse(src: &str) -> Module {
     llvm_reader::parse(src.as_bytes().to_vec().into()).expect("test input parses")

@@ -9,14 +9,14 @@
 //! shrinks to a minimal function and prints the seed that replays it; a fixed-seed run checks
 //! that every mutation is exercised.
 
+use llvm_ir::ir::builder::define_function;
 use llvm_ir::ir::{Block, Function, Inst, Module, Value};
+use llvm_ir::ir::{FuncBuilder, FuncId, Opcode, Text, Type, ValueDef};
 use llvm_ir::verify::*;
 use llvm_ir::Threads;
-use ssa::{Cfg, DomTree};
-use ssa::testing::{below, chance};
-use llvm_ir::ir::builder::define_function;
-use llvm_ir::ir::{FuncBuilder, FuncId, Opcode, Text, Type, ValueDef};
 use ssa::testing::Rng;
+use ssa::testing::{below, chance};
+use ssa::{Cfg, DomTree};
 
 /// The shape of a random function: successor lists per block (block 0 is the entry).
 struct Shape {
@@ -478,12 +478,19 @@ fn random_module_from(rng: &mut Rng<'_>) -> Module {
 /// kind of error it makes. Returns the mutation applied.
 fn check(mut m: Module, rng: &mut Rng<'_>) -> Option<usize> {
     let errs = verify_module_threads(&m, Threads::ONE);
-    assert!(errs.is_empty(), "valid function rejected:\n{}", show(&m, &errs));
+    assert!(
+        errs.is_empty(),
+        "valid function rejected:\n{}",
+        show(&m, &errs)
+    );
     assert!(verify_read_module(&m, Threads::ONE).is_empty());
     // Printing and reading back gives the same verdict.
     let text = llvm_ir::print::print_module(&m, Threads::ONE);
     let back = llvm_reader::parse(text.into()).expect("printed function reads back");
-    assert!(verify_module_threads(&back, Threads::ONE).is_empty(), "round trip");
+    assert!(
+        verify_module_threads(&back, Threads::ONE).is_empty(),
+        "round trip"
+    );
     let start = below(rng, ALL.len());
     for k in 0..ALL.len() {
         let mutation = ALL[(start + k) % ALL.len()];

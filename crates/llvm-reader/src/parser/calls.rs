@@ -14,11 +14,11 @@ use super::function::FuncReader;
 use super::instructions::{is_fmf, InstOut};
 use super::metadata::parse_metadata_arg;
 use super::types::{parse_opt_addrspace, parse_type, parse_type_or_void};
+use crate::lexer::Tok;
 use llvm_ir::ir::dfg::{Bundle, ValueDef};
 use llvm_ir::ir::instructions::{flags, DbgKind, DbgVar, Opcode, PoolRange, Value};
 use llvm_ir::ir::types::{Type, TypeData};
 use llvm_ir::ir::Text;
-use crate::lexer::Tok;
 
 /// Call-like instructions: `call`, `invoke`, `callbr`.
 impl<'a> FuncReader<'a, '_> {

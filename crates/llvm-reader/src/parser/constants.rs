@@ -8,12 +8,12 @@
 //! guard. In a module that spells pointers `ptr`, constant expressions that LLVM 19 no longer
 //! reads are rejected with its message; in typed-pointer modules (LLVM <= 14) they are read.
 
-pub use llvm_ir::lexical::int_literal_value;
 use super::cursor::PResult;
 use super::types::{parse_type, parse_type_or_void};
 use super::Host;
-use llvm_ir::ir::types::{FloatKind, Type, TypeData};
 use crate::lexer::{unescape, Tok};
+use llvm_ir::ir::types::{FloatKind, Type, TypeData};
+pub use llvm_ir::lexical::int_literal_value;
 
 /// What a constant turned out to be (the rest is its text).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

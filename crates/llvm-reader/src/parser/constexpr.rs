@@ -8,11 +8,11 @@
 
 use super::constants::{int_literal_value, parse_typed_const, ConstKind};
 use super::cursor::PResult;
-use llvm_ir::ir::sema;
 use super::types::parse_type;
 use super::Host;
-use llvm_ir::ir::types::{Type, TypeData};
 use crate::lexer::Tok;
+use llvm_ir::ir::sema;
+use llvm_ir::ir::types::{Type, TypeData};
 
 /// Expressions LLVM 19 no longer reads.
 fn removed_in_llvm19(w: &[u8]) -> bool {

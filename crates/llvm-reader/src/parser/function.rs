@@ -23,13 +23,13 @@ use super::module::{global_key, ModuleCtx};
 use super::module_end::{local_key, BlockAddressUse, BodyFacts, Late, LateKind};
 use super::types::parse_type;
 use super::Host;
+use crate::lexer::{Tok, Token};
 use llvm_ir::ir::dfg::ValueDef;
 use llvm_ir::ir::instructions::{
     flags, Block, DbgKind, DbgVar, Inst, InstData, Opcode, Piece, PoolRange, Value,
 };
 use llvm_ir::ir::types::{Type, TypeData, TypeTable};
 use llvm_ir::ir::{Function, MdRef, Text};
-use crate::lexer::{Tok, Token};
 use llvm_ir::print::names::name_key;
 use llvm_ir::util::fxhash::FxHashMap;
 

@@ -11,8 +11,8 @@ use super::cursor::{Cursor, PResult};
 use super::metadata::parse_md_node_ref;
 use super::types::{parse_opt_addrspace, parse_type, parse_type_or_void};
 use super::Host;
-use llvm_ir::ir::types::{Type, TypeData};
 use crate::lexer::{Tok, Token};
+use llvm_ir::ir::types::{Type, TypeData};
 use llvm_ir::print::names::name_key;
 
 /// A function header as read.

@@ -12,12 +12,12 @@ use super::constants::int_literal_value;
 use super::constexpr::parse_predicate;
 use super::cursor::PResult;
 use super::function::FuncReader;
-use llvm_ir::ir::sema;
 use super::types::{parse_opt_addrspace, parse_type, parse_type_or_void};
+use crate::lexer::Tok;
 use llvm_ir::ir::dfg::{Bundle, ValueDef};
 use llvm_ir::ir::instructions::{flags, DbgVar, Opcode};
+use llvm_ir::ir::sema;
 use llvm_ir::ir::types::{Type, TypeData};
-use crate::lexer::Tok;
 
 /// What an instruction reader found.
 pub struct InstOut {

@@ -340,9 +340,9 @@ pub fn parse_metadata_arg<'a, H: Host<'a>>(h: &mut H) -> PResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use llvm_ir::ir::types::{Type, TypeTable};
     use crate::lexer::Token;
     use crate::parser::cursor::Cursor;
+    use llvm_ir::ir::types::{Type, TypeTable};
     use ssa::testing::Rng;
 
     /// A host that records node references (the module reader's only effect for these nodes).

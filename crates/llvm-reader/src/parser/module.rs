@@ -16,17 +16,19 @@ use super::attrs::{parse_fn_attrs, parse_global_prefix};
 use super::constants::{parse_const, parse_typed_const};
 use super::cursor::{Cursor, PResult, Perr};
 use super::function::parse_header;
-pub use llvm_ir::ir::md_table::{MdNode, MdTable};
-pub use llvm_ir::ir::module_info::{global_key, TypeRoots, next_module_id, GlobalKind, GlobalSym, ModuleInfo};
 use super::metadata::{has_plain_fields, parse_md_node_ref, scan_plain_fields};
 use super::module_end::{local_key, BlockAddressUse, Late, LateKind};
 use super::scan::{self, skip_body};
+pub use llvm_ir::ir::md_table::{MdNode, MdTable};
+pub use llvm_ir::ir::module_info::{
+    global_key, next_module_id, GlobalKind, GlobalSym, ModuleInfo, TypeRoots,
+};
 
 mod md_defs;
 use super::types::{parse_opt_addrspace, parse_type};
 use super::{Host, SymbolMap};
-use llvm_ir::ir::types::{Type, TypeData, TypeTable};
 use crate::lexer::{parse_u32, Tok, Token};
+use llvm_ir::ir::types::{Type, TypeData, TypeTable};
 use llvm_ir::print::names::name_key;
 use llvm_ir::util::fxhash::{FxHashMap, FxHashSet};
 
@@ -132,8 +134,8 @@ impl BlockAddressScan {
     /// Scans the text from the last body's end to the end of `upto` (the input so far).
     fn note_text(&mut self, upto: &[u8]) {
         if !self.seen && self.scanned_to < upto.len() {
-            self.seen =
-                llvm_ir::util::bytes::find_sub(&upto[self.scanned_to..], b"blockaddress(").is_some();
+            self.seen = llvm_ir::util::bytes::find_sub(&upto[self.scanned_to..], b"blockaddress(")
+                .is_some();
         }
         self.scanned_to = self.scanned_to.max(upto.len());
     }
@@ -312,10 +314,9 @@ fn read_items(r: &mut ModuleReader<'_>) -> PResult<()> {
         if let (Some(id), false) = (md_id, inside) {
             r.items.push(ItemSpan::Metadata(start, end, id));
         } else if inside {
-            r.items
-                .push(ItemSpan::Owned(crate::lexer::strip_comments(
-                    &src[start..end],
-                )));
+            r.items.push(ItemSpan::Owned(crate::lexer::strip_comments(
+                &src[start..end],
+            )));
         } else {
             r.items.push(ItemSpan::Text(start, end));
         }
@@ -846,21 +847,21 @@ impl<'a> ModuleReader<'a> {
         (
             ModuleCtx {
                 info: Arc::new(ModuleInfo {
-                id: next_module_id(),
-                types: Arc::new(self.types),
-                globals: self.globals,
-                max_metadata_id: self.md_defs.max_id(),
-                metadata: std::mem::take(&mut self.md_defs).finish(),
-                attr_groups: self.attr_groups,
-                ptr_bits: self.dl.ptr_bits(),
-                declared,
-                max_attr_group,
-                alloca_addrspace: self.dl.alloca_space,
-                dl: self.dl,
-                has_blockaddress: blockaddress.seen,
-                newer_llvm,
-                columnless_locations: self.columnless_locations,
-                type_roots: std::mem::take(&mut self.type_roots),
+                    id: next_module_id(),
+                    types: Arc::new(self.types),
+                    globals: self.globals,
+                    max_metadata_id: self.md_defs.max_id(),
+                    metadata: std::mem::take(&mut self.md_defs).finish(),
+                    attr_groups: self.attr_groups,
+                    ptr_bits: self.dl.ptr_bits(),
+                    declared,
+                    max_attr_group,
+                    alloca_addrspace: self.dl.alloca_space,
+                    dl: self.dl,
+                    has_blockaddress: blockaddress.seen,
+                    newer_llvm,
+                    columnless_locations: self.columnless_locations,
+                    type_roots: std::mem::take(&mut self.type_roots),
                 }),
                 functions: self.functions,
                 late,

@@ -6,11 +6,11 @@
 //! where the caller allows it; in a module that spells pointers `ptr` (opaque mode), a typed
 //! spelling `T*` reads as `ptr` in the same address space, as LLVM 15+ reads it.
 
-pub use llvm_ir::lexical::keyword_type;
 use super::cursor::PResult;
 use super::Host;
-use llvm_ir::ir::types::{Type, TypeData};
 use crate::lexer::Tok;
+use llvm_ir::ir::types::{Type, TypeData};
+pub use llvm_ir::lexical::keyword_type;
 use llvm_ir::print::names::name_key;
 
 /// Whether the current token starts a type.

@@ -32,12 +32,12 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ssa::cfg::Cfg;
-use ssa::domtree::DomTree;
 use super::print::{function_name, print_domfrontier, print_domtree};
 use llvm_ir::ir::{Block, Function, Module, Opcode, ValueDef};
 use llvm_ir::lexical::unescape;
 use llvm_ir::print::Numbering;
+use ssa::cfg::Cfg;
+use ssa::domtree::DomTree;
 
 /// Which graph, and whether nodes show instructions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

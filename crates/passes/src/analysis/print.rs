@@ -27,12 +27,12 @@
 //!
 //! Deep trees print long indentation (the format is quadratic in depth); that is `opt`'s layout.
 
-use ssa::cfg::Cfg;
-use ssa::domtree::DomTree;
 use llvm_ir::ir::{Block, Function};
 use llvm_ir::lexical::unescape;
 use llvm_ir::print::Numbering;
 use llvm_ir::util::fxhash::FxHashSet;
+use ssa::cfg::Cfg;
+use ssa::domtree::DomTree;
 use std::fmt::Write;
 
 /// The function's name as LLVM's `getName()` gives it: without quotes, escapes decoded.

@@ -16,10 +16,10 @@
 //! the function's size plus, per slot, the size of its live range (no per-slot pass over the
 //! whole function: one walk over the instructions gathers every slot's blocks).
 
-use ssa::domtree::DomTree;
-use ssa::placement::PrunedPlacer;
 use llvm_ir::entity::SecondaryMap;
 use llvm_ir::ir::{Block, Function, Inst, Opcode, Value};
+use ssa::domtree::DomTree;
+use ssa::placement::PrunedPlacer;
 
 /// What the analyses found in one function.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

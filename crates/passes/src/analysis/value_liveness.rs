@@ -57,7 +57,12 @@ fn counts_as_use(func: &Function, inst: Inst) -> bool {
 
 /// The uses of every tracked value, `(value, block, at_end)` in layout order of the user
 /// (see [`ssa::liveness::values`] for what is reported).
-fn collect_uses(func: &Function, cfg: &Cfg, def_block: &[Block], def_pos: &[u32]) -> Vec<(Value, Block, bool)> {
+fn collect_uses(
+    func: &Function,
+    cfg: &Cfg,
+    def_block: &[Block],
+    def_pos: &[u32],
+) -> Vec<(Value, Block, bool)> {
     let dfg = &func.dfg;
     let mut pairs = Vec::new();
     for &b in cfg.blocks() {

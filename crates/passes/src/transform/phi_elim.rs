@@ -37,12 +37,12 @@
 
 use std::fmt::Write as _;
 
-use ssa::cfg::Cfg;
+use crate::transform::edges::{end_anchor, first_non_phi, is_splittable, split_edges};
 use llvm_ir::entity::SecondaryMap;
+use llvm_ir::ir::cfg::FunctionGraph;
 use llvm_ir::ir::{Block, FuncBuilder, Function, Inst, Opcode, Text, Type, Value, ValueDef};
 use llvm_ir::print::Numbering;
-use crate::transform::edges::{end_anchor, first_non_phi, is_splittable, split_edges};
-use llvm_ir::ir::cfg::FunctionGraph;
+use ssa::cfg::Cfg;
 use ssa::destruct::parallel_copy::{Move, Slot};
 use ssa::destruct::{self, EdgeCopies, PhiBlock, PhiFunction, Place};
 
@@ -483,10 +483,7 @@ fn listing(func: &Function, plan: &Plan) -> String {
     );
     let loc = |l: Loc| match l {
         Loc::Val(v) => num.value_ref(func, v),
-        Loc::In(k) => format!(
-            "in({})",
-            num.value_ref(func, plan.phis[k as usize])
-        ),
+        Loc::In(k) => format!("in({})", num.value_ref(func, plan.phis[k as usize])),
     };
     let slot = |s: Slot<Loc>| match s {
         Slot::Loc(l) => loc(l),

@@ -4,9 +4,9 @@
 //! constants into the phis, through critical, repeated and single-successor edges.
 
 use super::*;
+use arbtest::arbitrary::{Result, Unstructured};
 use llvm_ir::entity::SecondaryMap;
 use llvm_ir::ir::{Module, Piece};
-use arbtest::arbitrary::{Result, Unstructured};
 use ssa::testing::Rng;
 
 pub(crate) fn parse(text: &str) -> Module {

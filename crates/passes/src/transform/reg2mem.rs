@@ -28,9 +28,9 @@ mod demote;
 mod loops;
 mod split;
 
-use llvm_ir::ir::{Function, Inst, Opcode};
 use crate::transform::mem2reg::names::NameTable;
 use demote::{Demoter, Users};
+use llvm_ir::ir::{Function, Inst, Opcode};
 use split::{split_all_critical_edges, Preds};
 
 /// What reg2mem did to one function (or, summed, to a module).
@@ -166,9 +166,9 @@ pub fn run_on_module(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use llvm_ir::ir::FuncId;
     use crate::transform::phi_elim::tests::{parse, random_loop_case, run, SWAP};
     use arbtest::arbitrary::{Result, Unstructured};
+    use llvm_ir::ir::FuncId;
     use ssa::testing::Rng;
 
     /// No phi is left, and no instruction value other than an entry alloca is used outside its
@@ -255,7 +255,8 @@ j:
         check_demoted(f);
         // As LLVM: each of the two edges gets a block, and each phi entry a store.
         assert_eq!((st.edges_split, st.phis_demoted), (2, 1));
-        let text = String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).unwrap();
+        let text =
+            String::from_utf8(llvm_ir::print::print_module(&m, llvm_ir::Threads::ONE)).unwrap();
         assert_eq!(text.matches("store").count(), 2, "{text}");
         assert!(text.contains("entry.j_crit_edge1:"), "{text}");
         assert!(text.contains("%p.reload = load"), "{text}");

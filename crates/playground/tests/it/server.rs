@@ -9,7 +9,12 @@ use std::time::{Duration, Instant};
 use mem2reg_playground::{start, Config, Running};
 
 fn server() -> Running {
-    start(&Config { host: "127.0.0.1".into(), port: 0, workers: 4 }).expect("server starts")
+    start(&Config {
+        host: "127.0.0.1".into(),
+        port: 0,
+        workers: 4,
+    })
+    .expect("server starts")
 }
 
 /// Sends `raw` and reads the answer: (status, body). Status 0 when the connection closed
@@ -21,8 +26,14 @@ fn send(addr: SocketAddr, raw: &[u8]) -> (u16, String) {
     let mut out = Vec::new();
     let _ = s.read_to_end(&mut out);
     let text = String::from_utf8_lossy(&out).into_owned();
-    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string());
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_string());
     (status, body)
 }
 
@@ -33,7 +44,10 @@ fn post(addr: SocketAddr, body: &[u8]) -> (u16, String) {
 }
 
 fn get(addr: SocketAddr, path: &str) -> (u16, String) {
-    send(addr, format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+    send(
+        addr,
+        format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
 }
 
 fn model(source: &str, lang: &str) -> Vec<u8> {
@@ -68,11 +82,17 @@ fn pages_and_examples() {
 #[test]
 fn errors_carry_line_and_column() {
     let s = server();
-    let (st, body) = post(s.addr, &model("define i32 @f() {\nentry:\n  ret i32 %nope\n}\n", "llvm"));
+    let (st, body) = post(
+        s.addr,
+        &model("define i32 @f() {\nentry:\n  ret i32 %nope\n}\n", "llvm"),
+    );
     assert_eq!(st, 422, "{body}");
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["error"]["line"], 3);
-    assert!(v["error"]["rendered"].as_str().unwrap().starts_with("input.ll:3:"));
+    assert!(v["error"]["rendered"]
+        .as_str()
+        .unwrap()
+        .starts_with("input.ll:3:"));
     let (st, body) = post(s.addr, &model("x = 1;\nif (x { }", "while"));
     assert_eq!(st, 422);
     assert!(body.contains("input.while:2:"), "{body}");
@@ -109,7 +129,10 @@ fn bad_requests_get_clear_errors_and_the_server_goes_on() {
     // Malformed HTTP: tiny_http answers 400 or closes; either way the next request works.
     let (st, _) = send(s.addr, b"GARBAGE \x00\x01\x02\r\n\r\n");
     assert!(st == 400 || st == 0, "{st}");
-    let (st, _) = send(s.addr, b"GET / HTTP/1.1\r\nHost: x\r\nBad Header Without Colon\r\n\r\n");
+    let (st, _) = send(
+        s.addr,
+        b"GET / HTTP/1.1\r\nHost: x\r\nBad Header Without Colon\r\n\r\n",
+    );
     assert!(st == 400 || st == 0 || st == 200, "{st}");
     healthy(s.addr);
     s.stop();
@@ -118,9 +141,13 @@ fn bad_requests_get_clear_errors_and_the_server_goes_on() {
 /// A function of `n` blocks (under the 1 MiB body limit): a chain whose every block stores to
 /// one slot and branches to the next block or to the exit, which reads the slot.
 fn big_function(n: usize) -> String {
-    let mut s = String::from("define i32 @big(i1 %c) {\nentry:\n  %x = alloca i32\n  br label %b0\n");
+    let mut s =
+        String::from("define i32 @big(i1 %c) {\nentry:\n  %x = alloca i32\n  br label %b0\n");
     for i in 0..n {
-        s += &format!("b{i}:\n  store i32 {i}, ptr %x\n  br i1 %c, label %b{}, label %e\n", i + 1);
+        s += &format!(
+            "b{i}:\n  store i32 {i}, ptr %x\n  br i1 %c, label %b{}, label %e\n",
+            i + 1
+        );
     }
     s += &format!("b{n}:\n  br label %e\ne:\n  %r = load i32, ptr %x\n  ret i32 %r\n}}\n");
     s
@@ -132,10 +159,17 @@ fn ten_thousand_blocks_answer_quickly() {
     let t = Instant::now();
     let (st, body) = post(s.addr, &model(&big_function(10_000), "llvm"));
     let took = t.elapsed();
-    assert!(st == 200 || st == 422, "{st}: {}", &body[..body.len().min(300)]);
+    assert!(
+        st == 200 || st == 422,
+        "{st}: {}",
+        &body[..body.len().min(300)]
+    );
     assert!(took < Duration::from_secs(60), "{took:?}");
     if st == 200 {
-        assert!(body.contains("pictures are drawn for up to 50"), "a message instead of a hairball");
+        assert!(
+            body.contains("pictures are drawn for up to 50"),
+            "a message instead of a hairball"
+        );
     }
     healthy(s.addr);
     s.stop();
@@ -149,7 +183,13 @@ fn a_hundred_concurrent_requests() {
         .map(|k| {
             std::thread::spawn(move || match k % 4 {
                 0 => post(addr, &model(MAX, "llvm")).0,
-                1 => post(addr, &model("i = 0; while (i < 3) { i = i + 1; } return i;", "while")).0,
+                1 => {
+                    post(
+                        addr,
+                        &model("i = 0; while (i < 3) { i = i + 1; } return i;", "while"),
+                    )
+                    .0
+                }
                 2 => post(addr, &model("define i32 @f( {", "llvm")).0,
                 _ => get(addr, "/api/examples").0,
             })

@@ -88,7 +88,12 @@ pub(super) fn build_read<V: Copy + Eq + std::hash::Hash>(
     host.use_val = r.acc.iter().map(|a| Value::Undefined(a.var())).collect();
     let mut incoming = Incoming::default();
     let renamed = match cfg.entry() {
-        Some(_) => rename::rename(&walk, &mut host, &mut RenameBuffers::default(), &mut incoming),
+        Some(_) => rename::rename(
+            &walk,
+            &mut host,
+            &mut RenameBuffers::default(),
+            &mut incoming,
+        ),
         None => rename::Renamed {
             live: Vec::new(),
             left: vec![false; nv],
@@ -97,7 +102,9 @@ pub(super) fn build_read<V: Copy + Eq + std::hash::Hash>(
     let use_val = host.use_val;
     let mut out = Numbered::from_walk(&cfg, &phis, &renamed.live, &incoming);
     let mut uses: Vec<(u32, Value<V>)> = (r.acc.iter().enumerate())
-        .filter(|(_, a)| promoted[a.var().index()] && matches!(a, Access::Use(..) | Access::UseInto(..)))
+        .filter(|(_, a)| {
+            promoted[a.var().index()] && matches!(a, Access::Use(..) | Access::UseInto(..))
+        })
         .map(|(i, a)| (use_id(a), out.renumber(use_val[i])))
         .collect();
     let placed = out.phis.len();

@@ -168,7 +168,11 @@ mod tests {
     fn a_phi_of_two_values_stays_and_keeps_its_users() {
         // phi0 = (x, y); phi1 = (phi0, phi1); phi2 = (phi1, z).
         let mut t = Toy {
-            ops: vec![vec![Ok(1), Ok(2)], vec![Err(0), Err(1)], vec![Err(1), Ok(3)]],
+            ops: vec![
+                vec![Ok(1), Ok(2)],
+                vec![Err(0), Err(1)],
+                vec![Err(1), Ok(3)],
+            ],
             fwd: vec![None; 3],
         };
         let alive = fold_trivial_phis(3, &mut t);
@@ -181,7 +185,12 @@ mod tests {
         // phi2 = (phi1, x) uses phi1; phi1 = (phi0) folds into phi0 first; then phi0 = (x)
         // folds, and phi2 = (x, x) must be looked at again.
         let mut t = Toy {
-            ops: vec![vec![Ok(5), Err(3)], vec![Err(0)], vec![Err(1), Ok(5)], vec![Err(0)]],
+            ops: vec![
+                vec![Ok(5), Err(3)],
+                vec![Err(0)],
+                vec![Err(1), Ok(5)],
+                vec![Err(0)],
+            ],
             fwd: vec![None; 4],
         };
         let alive = fold_trivial_phis(4, &mut t);

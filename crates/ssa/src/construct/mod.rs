@@ -74,9 +74,7 @@ impl<V> Access<V> {
     /// The variable accessed.
     pub fn var(&self) -> Var {
         match *self {
-            Access::Def(v, _) | Access::Use(v, _) | Access::UseInto(v, _, _) | Access::Kill(v) => {
-                v
-            }
+            Access::Def(v, _) | Access::Use(v, _) | Access::UseInto(v, _, _) | Access::Kill(v) => v,
         }
     }
 }

@@ -273,7 +273,10 @@ mod tests {
 
     #[test]
     fn the_most_accessed_are_kept_ties_to_the_lower_index() {
-        assert_eq!(most_accessed(&[1, 3, 3, 2], 2), vec![false, true, true, false]);
+        assert_eq!(
+            most_accessed(&[1, 3, 3, 2], 2),
+            vec![false, true, true, false]
+        );
         assert_eq!(most_accessed(&[2, 2, 2], 1), vec![true, false, false]);
         assert_eq!(most_accessed(&[0, 1], 0), vec![false, false]);
         assert_eq!(most_accessed(&[0, 1], 5), vec![true, true]);

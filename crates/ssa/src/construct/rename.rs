@@ -141,7 +141,10 @@ impl PhisByBlock {
     /// The ranges for phis in blocks `blocks` (one entry per phi, in any order), over block ids
     /// below `num_block_ids`; also returns, for each given phi, its index in the block-ordered
     /// list (phis of one block keep their given order).
-    pub fn build(num_block_ids: usize, blocks: impl Iterator<Item = Block> + Clone) -> (Self, Vec<u32>) {
+    pub fn build(
+        num_block_ids: usize,
+        blocks: impl Iterator<Item = Block> + Clone,
+    ) -> (Self, Vec<u32>) {
         let n = num_block_ids;
         let mut off = vec![0u32; n + 1];
         for b in blocks.clone() {

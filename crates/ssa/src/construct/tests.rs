@@ -61,10 +61,20 @@ fn diamond_gets_one_phi_at_the_join() {
         4,
         &[(0, 1), (0, 2), (1, 3), (2, 3)],
         1,
-        vec![(0, Access::Def(X, 1)), (1, Access::Def(X, 2)), (3, Access::Use(X, 7))],
+        vec![
+            (0, Access::Def(X, 1)),
+            (1, Access::Def(X, 2)),
+            (3, Access::Use(X, 7)),
+        ],
     );
     let s = build(&func, &Options::default()).unwrap();
-    assert_eq!(s.phis(), &[Phi { var: X, block: b(3) }]);
+    assert_eq!(
+        s.phis(),
+        &[Phi {
+            var: X,
+            block: b(3)
+        }]
+    );
     let p = PhiId(0);
     assert_eq!(s.preds(b(3)), &[b(1), b(2)]);
     assert_eq!(s.operands(p), &[Value::Def(2), Value::Def(1)]);
@@ -80,7 +90,11 @@ fn loop_without_a_definition_needs_no_phi() {
         4,
         &[(0, 1), (1, 2), (2, 1), (1, 3)],
         1,
-        vec![(0, Access::Def(X, 5)), (1, Access::Use(X, 1)), (3, Access::Use(X, 2))],
+        vec![
+            (0, Access::Def(X, 5)),
+            (1, Access::Use(X, 1)),
+            (3, Access::Use(X, 2)),
+        ],
     );
     let s = build(&func, &Options::default()).unwrap();
     assert!(s.phis().is_empty());
@@ -92,7 +106,11 @@ fn loop_without_a_definition_needs_no_phi() {
     };
     let s = build(&func, &o).unwrap();
     assert!(s.phis().is_empty());
-    assert_eq!(s.stats().phis_folded, 0, "no definition in the loop: no phi placed");
+    assert_eq!(
+        s.stats().phis_folded,
+        0,
+        "no definition in the loop: no phi placed"
+    );
 }
 
 #[test]
@@ -166,19 +184,36 @@ fn kills_repeated_edges_and_unreachable_code() {
     assert_eq!(s.preds(b(1)), &[b(0), b(0), b(2), b(3)]);
     assert_eq!(
         s.operands(p),
-        &[Value::Def(1), Value::Def(1), Value::Def(2), Value::Undefined(X)]
+        &[
+            Value::Def(1),
+            Value::Def(1),
+            Value::Def(2),
+            Value::Undefined(X)
+        ]
     );
     assert_eq!(use_of(&s, 3), Value::Undefined(X));
     // As block parameters: each edge of 0 -> 1 passes 1; 2 -> 1 passes 2.
-    assert_eq!(s.arguments(b(0), 1).collect::<Vec<_>>(), vec![Value::Def(1)]);
-    assert_eq!(s.arguments(b(2), 0).collect::<Vec<_>>(), vec![Value::Def(2)]);
+    assert_eq!(
+        s.arguments(b(0), 1).collect::<Vec<_>>(),
+        vec![Value::Def(1)]
+    );
+    assert_eq!(
+        s.arguments(b(2), 0).collect::<Vec<_>>(),
+        vec![Value::Def(2)]
+    );
 }
 
 #[test]
 fn bad_input_is_an_error() {
     let func = f(2, &[(0, 1)], 1, vec![(1, Access::Use(Var(3), 0))]);
     let e = build(&func, &Options::default()).unwrap_err();
-    assert_eq!(e, BuildError::VarOutOfRange { block: b(1), var: Var(3) });
+    assert_eq!(
+        e,
+        BuildError::VarOutOfRange {
+            block: b(1),
+            var: Var(3)
+        }
+    );
     assert!(e.to_string().contains("var3"));
     let func = f(2, &[(0, 1), (1, 0)], 1, vec![]);
     assert_eq!(
@@ -286,14 +321,18 @@ fn random_function(rng: &mut Rng, reducible: bool) -> F {
 fn check_paths(func: &F, s: &Ssa<u32>, rng: &mut Rng) {
     let uses: std::collections::HashMap<u32, Value<u32>> = s.uses().iter().copied().collect();
     for _ in 0..20 {
-        let mut state: Vec<Value<u32>> = (0..func.nv).map(|v| Value::Undefined(Var(v as u32))).collect();
+        let mut state: Vec<Value<u32>> = (0..func.nv)
+            .map(|v| Value::Undefined(Var(v as u32)))
+            .collect();
         let mut temps = std::collections::HashMap::new();
         let mut phi_val: Vec<Option<Value<u32>>> = vec![None; s.phis().len()];
         let mut bb = func.g.entry().unwrap();
         for _ in 0..60 {
             for &a in &func.acc[bb.index()] {
                 match a {
-                    Access::Def(v, x) => state[v.index()] = temps.get(&x).copied().unwrap_or(Value::Def(x)),
+                    Access::Def(v, x) => {
+                        state[v.index()] = temps.get(&x).copied().unwrap_or(Value::Def(x))
+                    }
                     Access::Kill(v) => state[v.index()] = Value::Undefined(v),
                     Access::Use(v, id) | Access::UseInto(v, id, _) => {
                         if let Access::UseInto(_, _, t) = a {
@@ -342,7 +381,12 @@ fn random_functions_read_what_a_naive_run_reads() {
         let mut rng = r.clone();
         let seed = rng.next_u64();
         let func = random_function(&mut rng, seed % 2 == 0);
-        for method in [Method::Bounded, Method::Exact, Method::SemiPruned, Method::Minimal] {
+        for method in [
+            Method::Bounded,
+            Method::Exact,
+            Method::SemiPruned,
+            Method::Minimal,
+        ] {
             for fold_trivial in [true, false] {
                 let o = Options {
                     method,

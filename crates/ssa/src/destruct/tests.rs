@@ -80,7 +80,10 @@ fn an_edge_that_cannot_be_split_makes_a_fallback_block() {
     assert!(p.blocks[0].fallback);
     assert_eq!(p.stats.temps, 0, "incoming variables need no temporary");
     assert_eq!(p.edges[1].place, Place::BeforeTerm);
-    assert!(p.moves.iter().all(|m| matches!(m.dst, Slot::Loc(Loc::In(_)))));
+    assert!(p
+        .moves
+        .iter()
+        .all(|m| matches!(m.dst, Slot::Loc(Loc::In(_)))));
 }
 
 #[test]
@@ -96,7 +99,10 @@ fn missing_incoming_value_is_an_error() {
     );
     let mut f = swap();
     f.phis[1][1].0 = 100;
-    assert_eq!(plan(&f).unwrap_err(), DestructError::DuplicatePhi { block: b(1) });
+    assert_eq!(
+        plan(&f).unwrap_err(),
+        DestructError::DuplicatePhi { block: b(1) }
+    );
 }
 
 /// A random SSA function: a random graph behind a fresh entry, up to three phis per block
@@ -140,7 +146,11 @@ fn random_function(rng: &mut Rng) -> F {
             next += 1;
         }
     }
-    let no_split = edges.iter().copied().filter(|_| chance(rng, 1, 5)).collect();
+    let no_split = edges
+        .iter()
+        .copied()
+        .filter(|_| chance(rng, 1, 5))
+        .collect();
     F { g, phis, no_split }
 }
 
@@ -189,7 +199,11 @@ fn check_paths(f: &F, p: &Plan<u32>, rng: &mut Rng) {
                     run(e, &mut env, &mut inv);
                 }
             }
-            for e in p.edges.iter().filter(|e| e.pred == bb && p.blocks[e.succ].block == s) {
+            for e in p
+                .edges
+                .iter()
+                .filter(|e| e.pred == bb && p.blocks[e.succ].block == s)
+            {
                 if matches!(e.place, Place::Split | Place::Head) {
                     run(e, &mut env, &mut inv);
                 }

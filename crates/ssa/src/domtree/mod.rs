@@ -229,7 +229,10 @@ impl DomTree {
     /// The DFS exit number of `b` in the tree walk (`None` if unreachable).
     #[inline]
     pub fn dfs_out(&self, b: Block) -> Option<u32> {
-        self.dfs_out.get(b.index()).copied().filter(|&l| l != NO_NUM)
+        self.dfs_out
+            .get(b.index())
+            .copied()
+            .filter(|&l| l != NO_NUM)
     }
 
     /// Reachable blocks in tree preorder (the root first, children in [`DomTree::children`]

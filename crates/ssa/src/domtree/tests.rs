@@ -2,8 +2,8 @@
 //! random-walk soundness on random CFGs.
 
 use super::*;
-use crate::testing::{b, below, cfg, random_graph};
 use crate::testing::Rng;
+use crate::testing::{b, below, cfg, random_graph};
 
 fn idoms_of(g: &Cfg) -> Vec<Option<u32>> {
     let t = DomTree::compute(g);

@@ -68,4 +68,3 @@ fn slot_live_in_matches_fixpoint_on_random_graphs() {
         }
     });
 }
-

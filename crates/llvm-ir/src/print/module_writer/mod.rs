@@ -29,12 +29,12 @@ pub mod nodes;
 
 use std::io::Write;
 
+use crate::ir::module_info::TypeRoots;
 use crate::print::attr_slots::AttrSlots;
 use crate::print::md_slots::{MdSlots, NodeSource};
-use crate::ir::module_info::TypeRoots;
-use crate::print::{self, Printed, SiteRef};
 use crate::print::refs::{for_each_ref, RefKind};
 use crate::print::type_order::ModuleTypes;
+use crate::print::{self, Printed, SiteRef};
 use crate::util::fxhash::{FxHashMap, FxHashSet};
 
 pub use layout::{classify, decl_name, Kind};

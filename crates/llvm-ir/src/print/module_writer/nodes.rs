@@ -67,7 +67,10 @@ pub struct CtxNodes<'a> {
 impl NodeSource for CtxNodes<'_> {
     fn node(&self, id: u32) -> Option<(bool, &[u8])> {
         let n = self.ctx.metadata.get(id)?;
-        Some((n.distinct(), &self.source[n.start as usize..n.end() as usize]))
+        Some((
+            n.distinct(),
+            &self.source[n.start as usize..n.end() as usize],
+        ))
     }
     fn location_scope(&self, id: u32) -> Option<u32> {
         let n = self.ctx.metadata.get(id)?.location_scope;

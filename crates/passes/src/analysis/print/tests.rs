@@ -6,8 +6,8 @@
 
 use super::*;
 use crate::analysis::testutil::function_from_edges;
-use ssa::testing::{b, typed};
 use llvm_ir::ir::FuncId;
+use ssa::testing::{b, typed};
 
 /// `(blocks, edges, opt's print<domtree>, opt's print<domfrontier>)`.
 type Case = (usize, &'static [(u32, u32)], &'static str, &'static str);
@@ -240,7 +240,8 @@ DominanceFrontier for function: h \\
 
 #[test]
 fn parsed_module_matches_opt() {
-    let m = llvm_reader::parse_with(NAMED.as_bytes().to_vec().into(), llvm_ir::Threads::ONE).expect("parses");
+    let m = llvm_reader::parse_with(NAMED.as_bytes().to_vec().into(), llvm_ir::Threads::ONE)
+        .expect("parses");
     let funcs: Vec<&Function> = m.functions.values().collect();
     let domtree: String = funcs.iter().map(|f| print_domtree(f)).collect();
     assert_eq!(domtree, NAMED_DOMTREE);

@@ -35,9 +35,9 @@
 
 use super::module_md::{self, find_named};
 use super::nodes::{FnNodes, FnShape, Numbers, SpInfo, Writer};
+use crate::transform::mem2reg::edit::{make_dbg_value, DbgForm, DbgValueParts};
 use llvm_ir::ir::datalayout::DataLayout;
 use llvm_ir::ir::{FuncId, Function, Inst, MdRef, Module, Opcode, Piece, Text, Value};
-use crate::transform::mem2reg::edit::{make_dbg_value, DbgForm, DbgValueParts};
 
 /// The debug value planned for one instruction.
 struct ValuePlan {

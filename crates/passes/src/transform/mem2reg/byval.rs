@@ -57,7 +57,10 @@ pub(crate) fn prepare(p: &mut Promoter<'_, '_>) {
     for bp in params {
         let param = p.f.params[bp.index];
         let pty = p.f.dfg.value_type(param);
-        if !matches!(p.f.types.data(pty), TypeData::Ptr { .. } | TypeData::TypedPtr { .. }) {
+        if !matches!(
+            p.f.types.data(pty),
+            TypeData::Ptr { .. } | TypeData::TypedPtr { .. }
+        ) {
             continue; // (a broken module read with -disable-verify)
         }
         // With no load or store, any other use blocks it (whatever the type).

@@ -19,9 +19,9 @@
 
 use llvm_ir::ir::datalayout::DataLayout;
 use llvm_ir::ir::metadata::trim;
+use llvm_ir::ir::module_info::{GlobalKind, ModuleInfo};
 use llvm_ir::ir::types::{Type, TypeData, TypeTable};
 use llvm_ir::lexical::int_literal_value;
-use llvm_ir::ir::module_info::{GlobalKind, ModuleInfo};
 use llvm_ir::lexical::keyword_type;
 
 /// Whether the constant `text` (a `getelementptr` expression) is certainly not poison.

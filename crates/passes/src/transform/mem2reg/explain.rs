@@ -16,8 +16,8 @@ use std::fmt::Write;
 
 use super::slots::Slot;
 use super::Promoter;
-use ssa::construct::place::Placer;
 use llvm_ir::ir::Block;
+use ssa::construct::place::Placer;
 
 /// The slot's name as the input spelled it (a `byval` argument's, for its stand-in slot).
 fn slot_ref(p: &mut Promoter<'_, '_>, s: &Slot) -> String {

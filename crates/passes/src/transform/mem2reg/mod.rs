@@ -38,11 +38,11 @@ pub mod uses;
 
 use std::fmt::Write as _;
 
+use llvm_ir::ir::metadata::MdReader;
+use llvm_ir::ir::ModuleInfo;
+use llvm_ir::ir::{Function, Inst, Module, Opcode, Type};
 use ssa::cfg::Cfg;
 use ssa::domtree::DomTree;
-use llvm_ir::ir::metadata::MdReader;
-use llvm_ir::ir::{Function, Inst, Module, Opcode, Type};
-use llvm_ir::ir::ModuleInfo;
 
 pub use promotable::Blocker;
 pub use uninit::Uninit;

@@ -18,8 +18,7 @@ use super::tags::ValueTags;
 use super::Promoter;
 use llvm_ir::ir::{Block, Inst, MdRef, Opcode, Value};
 use ssa::construct::rename::{
-    self, Access, Def, Event, Incoming, PhiInfo, PhisByBlock, RenameBuffers, Renamed, Renamer,
-    Walk,
+    self, Access, Def, Event, Incoming, PhiInfo, PhisByBlock, RenameBuffers, Renamed, Renamer, Walk,
 };
 use ssa::construct::Var;
 
@@ -67,11 +66,7 @@ impl Renamer for Host<'_, '_, '_> {
         let loc = store_loc(self.p, store);
         let phi = self.phi_of.get(v);
         remove_store(self.p, &self.slots[var.index()], store);
-        Def {
-            value: v,
-            phi,
-            loc,
-        }
+        Def { value: v, phi, loc }
     }
 
     fn merge(&mut self, old: Loc, new: Loc) -> Loc {

@@ -496,7 +496,9 @@ fn uninit(u: Uninit) -> Options {
 fn check_promises(name: &str, text: &str, out: &str) {
     if matches!(name, "uninit zero" | "uninit freeze") && !text.contains("undef") {
         // (Loads and stores left in unreachable code get a `poison` address.)
-        let rest = out.replace("freeze i32 poison", "").replace("ptr poison", "");
+        let rest = out
+            .replace("freeze i32 poison", "")
+            .replace("ptr poison", "");
         assert!(
             !rest.contains("undef") && !rest.contains("poison"),
             "{name}: undefined values made\n{out}"
@@ -504,7 +506,10 @@ fn check_promises(name: &str, text: &str, out: &str) {
     }
     if name == "max 1" {
         let slots = |t: &str| t.matches(" = alloca ").count();
-        assert!(slots(text) <= slots(out) + 1, "{name}: more than one promoted\n{out}");
+        assert!(
+            slots(text) <= slots(out) + 1,
+            "{name}: more than one promoted\n{out}"
+        );
     }
 }
 
@@ -531,7 +536,11 @@ fn random_case(u: &mut Unstructured<'_>) -> Result<Case> {
     let runs = (0..6)
         .map(|_| {
             let choices = (0..64).map(|_| rng.below(4) as u32).collect();
-            (rng.below(1000) as i32 - 500, rng.below(1000) as i32 + 1000, choices)
+            (
+                rng.below(1000) as i32 - 500,
+                rng.below(1000) as i32 + 1000,
+                choices,
+            )
         })
         .collect();
     Ok(Case { text, runs })

@@ -11,13 +11,13 @@
 //! has predecessor edges (edges from unreachable blocks) get `poison` for the missing ones,
 //! in block order, as LLVM does.
 
+use super::debug_info::Loc;
 use super::slots::{NewPhi, Slot};
 use super::tags::ValueTags;
 use super::Promoter;
 use llvm_ir::ir::builder::{CallPart, PhiWriter};
 use llvm_ir::ir::dfg::ValueDef;
 use llvm_ir::ir::{flags, param_flags, Block, FuncBuilder, Inst, Opcode, Text, TypeData, Value};
-use super::debug_info::Loc;
 use ssa::construct::fold::{fold_trivial_phis, Folder};
 use ssa::construct::rename::Incoming;
 
@@ -64,7 +64,11 @@ fn truncate(v: i128, bits: u32) -> i128 {
 }
 
 /// LLVM's `simplifyPHINode` (with the undef-to-poison guard).
-fn simplify_phi(p: &mut Promoter<'_, '_>, ph: &NewPhi, incoming: &[(Value, Block)]) -> Option<Value> {
+fn simplify_phi(
+    p: &mut Promoter<'_, '_>,
+    ph: &NewPhi,
+    incoming: &[(Value, Block)],
+) -> Option<Value> {
     let me = ph.value;
     let (mut common, mut has_undef, mut has_poison) = (None::<Value>, false, false);
     for &(v, _) in incoming {
@@ -370,10 +374,8 @@ fn can_create_poison(p: &Promoter<'_, '_>, i: Inst, op: Opcode) -> bool {
                 _ => return true,
             };
             match p.f.dfg.values[amt].def {
-                ValueDef::Const(t) => {
-                    !llvm_ir::lexical::int_literal_value(p.f.text(t))
-                        .is_some_and(|v| (0..bits).contains(&v))
-                }
+                ValueDef::Const(t) => !llvm_ir::lexical::int_literal_value(p.f.text(t))
+                    .is_some_and(|v| (0..bits).contains(&v)),
                 _ => true,
             }
         }

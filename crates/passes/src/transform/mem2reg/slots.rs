@@ -18,9 +18,9 @@ use super::debug_info::{self, DbgUser};
 use super::edit::{self, erase};
 use super::uses::UseIndex;
 use super::Promoter;
+use llvm_ir::ir::{Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
 use ssa::construct::place::{Method, Placer};
 use ssa::construct::rename::{Incoming, PhisByBlock};
-use llvm_ir::ir::{Block, FuncBuilder, Inst, Opcode, Text, Type, Value};
 
 /// A slot being promoted.
 pub struct Slot {
@@ -160,7 +160,15 @@ fn rename_and_finish(p: &mut Promoter<'_, '_>, mut slots: Vec<Slot>, mut cands: 
     let mut incoming = std::mem::take(&mut p.phi_incoming);
     let walked = super::rename::run(p, &slots, &phis, &by_block, &mut incoming, bounded);
     if bounded {
-        keep_live_phis(p, &slots, &cands, &mut phis, &mut incoming, &rank, &walked.live);
+        keep_live_phis(
+            p,
+            &slots,
+            &cands,
+            &mut phis,
+            &mut incoming,
+            &rank,
+            &walked.live,
+        );
     }
     finish_slots(p, &slots, &walked.left);
     super::simplify::run(p, &slots, phis, &incoming);
@@ -294,9 +302,7 @@ fn covers_slot(p: &mut Promoter<'_, '_>, s: &Slot, u: Inst) -> bool {
     let size = match dfg.inst_values(u) {
         [_, _ptr] => return true,
         [_, size, _ptr] => match dfg.values[dfg.resolve(*size)].def {
-            llvm_ir::ir::ValueDef::Const(t) => {
-                llvm_ir::lexical::int_literal_value(p.f.text(t))
-            }
+            llvm_ir::ir::ValueDef::Const(t) => llvm_ir::lexical::int_literal_value(p.f.text(t)),
             _ => None,
         },
         _ => None,
@@ -417,8 +423,7 @@ pub(super) fn slot_info<'a>(p: &mut Promoter<'_, 'a>, s: &Slot) -> debug_info::S
         None => Some(1),
         Some(&c) => match p.f.dfg.values[p.f.dfg.resolve(c)].def {
             llvm_ir::ir::ValueDef::Const(t) => {
-                llvm_ir::lexical::int_literal_value(p.f.text(t))
-                    .and_then(|n| u64::try_from(n).ok())
+                llvm_ir::lexical::int_literal_value(p.f.text(t)).and_then(|n| u64::try_from(n).ok())
             }
             _ => None,
         },
@@ -449,7 +454,10 @@ fn delete_dead(p: &mut Promoter<'_, '_>, s: &Slot) {
 /// debug value at a marker.
 pub(super) fn remove_store(p: &mut Promoter<'_, '_>, s: &Slot, store: Inst) {
     // `p.kills` is in creation order, so ascending.
-    let kill = s.kills > 0 && p.kills.binary_search_by_key(&store.index(), |k| k.index()).is_ok();
+    let kill = s.kills > 0
+        && p.kills
+            .binary_search_by_key(&store.index(), |k| k.index())
+            .is_ok();
     for d in &s.dbg {
         if !kill && d.is_address_of() && p.f.layout.is_inst_inserted(d.inst) {
             let info = slot_info(p, s);

@@ -32,9 +32,9 @@
 //! Invariant: no phi is left, and no non-entry-alloca sized value is used outside its block.
 //! Cost: linear in instructions + operands + phi entries (plus the names' hashing).
 
+use crate::transform::mem2reg::names::{name_text, plain, NameTable};
 use llvm_ir::entity::SecondaryMap;
 use llvm_ir::ir::{flags, Block, FuncBuilder, Function, Inst, Opcode, Text, Type, TypeData, Value};
-use crate::transform::mem2reg::names::{name_text, plain, NameTable};
 
 use super::split::{Preds, Splitter};
 

@@ -10,9 +10,9 @@
 //! loop `h` (or none); blocks added later are placed by the caller ([`Loops::set`]).
 //! Cost: linear in blocks + edges times the nesting depth met while climbing.
 
-use ssa::domtree::DomTree;
 use llvm_ir::entity::SecondaryMap;
 use llvm_ir::ir::{Block, Function};
+use ssa::domtree::DomTree;
 
 /// Loop membership and nesting.
 pub struct Loops {

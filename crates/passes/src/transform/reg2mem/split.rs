@@ -29,9 +29,9 @@
 //! the incoming edges of the current CFG. Cost: linear in blocks + edges + the phi entries of
 //! split destinations.
 
+use crate::transform::mem2reg::names::{name_text, plain, NameTable};
 use llvm_ir::entity::SecondaryMap;
 use llvm_ir::ir::{Block, FuncBuilder, Function, Inst, Opcode, Value};
-use crate::transform::mem2reg::names::{name_text, plain, NameTable};
 
 use super::loops::Loops;
 
