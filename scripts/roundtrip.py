@@ -9,10 +9,7 @@ Both tools are given M's path, so the `; ModuleID` and made-up `source_filename`
 The byte checks are promised for modules LLVM printed: a module that `opt -S` changes (a
 hand-written test, a module LLVM 19 upgrades as it reads it) is judged by re-reading instead,
 `opt -S < M` vs `opt -S < (mem2reg --passes= M)` (the reader and printer lose nothing LLVM
-reads), its byte results only counted. The mem2reg check is also only counted for modules
-with `llvm.lifetime.*` markers (clang -O1 output), where mem2reg differs from LLVM 19 on
-purpose: `phi(x, undef)` is not folded when x may be poison, and markers act as stores of
-undef (README, the command line section).
+reads), its byte results only counted.
 With --idempotent, the tool's own output read and printed again must also come out byte-identical
 (catches text opt normalises away, e.g. a metadata attachment printed twice).
 A module that opt itself rejects is skipped and counted apart; mem2reg should reject it too
@@ -130,7 +127,6 @@ def check(path, args, tmpdir):
         source = f.read()
     # The byte checks hold for what LLVM printed: opt -S leaves such a module as it is.
     printed_by_llvm = strip_module_id(ref) == strip_module_id(source)
-    lifetime = b"@llvm.lifetime." in source
     trc, terr, tdt, got = tool_output(args, ["--passes=", path], out)
     r["tool_s"] = tdt
     if got is None:
@@ -190,7 +186,7 @@ def check(path, args, tmpdir):
         r["detail"] = f"mem2reg pipeline: tool exit {trc}: {tail(terr)}; opt exit {rc}: {tail(err)}"
         return r
     r["bytes_m2r"] = got2 == ref2
-    if not r["bytes_m2r"] and printed_by_llvm and not lifetime:
+    if not r["bytes_m2r"] and printed_by_llvm:
         r["status"] = "different"
         r["detail"] = "mem2reg: " + first_difference(strip_module_id(ref2), strip_module_id(got2))
         write_report(args, tmpdir, path, ".mem2reg", ref2, got2)

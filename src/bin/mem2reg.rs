@@ -55,6 +55,11 @@ OPTIONS:
   --uninit=VALUE            What a read no store reaches gives: undef (default, as LLVM),
                             poison, zero (the type's zero), freeze (one 'freeze T poison'
                             per slot, in the entry block)
+  --undef-rules=RULES       Where LLVM 19 and newer LLVM differ on undefined values:
+                            llvm19 (lifetime markers dropped, phi(x, undef) folded to x
+                            even if x may be poison: opt-19's bytes), newer (markers read
+                            as stores of undef, such phis kept: never more poisonous), or
+                            auto (default: newer for modules written for LLVM 22 or later)
   --max-promoted=N          Promote at most N slots per function: those with the most loads
                             and stores (ties: the earlier alloca); --explain names the rest
   --promote-byval           Also promote byval arguments used only by whole loads and stores
@@ -269,6 +274,15 @@ fn apply_flag(
                     return usage_exit(&format!(
                         "{sp}: unknown value '{v}' (undef, poison, zero, freeze)"
                     ))
+                }
+            }
+        }
+        "undef-rules" => {
+            let v = value!();
+            match mem2reg::transform::mem2reg::UndefRules::from_name(&v) {
+                Some(r) => a.m2r.undef_rules = r,
+                None => {
+                    return usage_exit(&format!("{sp}: unknown value '{v}' (auto, llvm19, newer)"))
                 }
             }
         }

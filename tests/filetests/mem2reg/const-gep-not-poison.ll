@@ -1,6 +1,6 @@
-; ARGS: --passes=mem2reg
-; A slot stored on one path only gives phi(v, undef) where the paths join. LLVM's rule
-; (UndefValuesMerge) folds it to v only if v cannot be poison; an `inbounds` GEP can be, so
+; ARGS: --passes=mem2reg --undef-rules=newer
+; A slot stored on one path only gives phi(v, undef) where the paths join. Newer LLVM's rule
+; (--undef-rules=newer; UndefValuesMerge) folds it to v only if v cannot be poison; an `inbounds` GEP can be, so
 ; LLVM keeps such phis for constant GEPs too (LLVM 19 folds them all, poison or not). We check
 ; the bounds of a constant GEP on a global: literal indices, none negative, a byte offset at
 ; most the global's size (one past the end is in bounds) mean no poison, and the phi folds.

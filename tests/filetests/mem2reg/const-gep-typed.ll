@@ -1,5 +1,5 @@
-; ARGS: --passes=mem2reg
-; const-gep-not-poison.ll with typed pointers (clang-14): a global whose initializer has a
+; ARGS: --passes=mem2reg --undef-rules=newer
+; const-gep-not-poison.ll with typed pointers (clang-14), under the same --undef-rules=newer: a global whose initializer has a
 ; type of its own (a bit-field struct) is named through a bitcast, which keeps its address;
 ; [2 x %struct.S] at i64 0, i64 1 is offset 8 of 16, so phi(gep, undef) folds. At i64 0,
 ; i64 3 (offset 24 of 16) it may be poison, and the phi stays.

@@ -1,8 +1,7 @@
-; ARGS: --passes=mem2reg
-; A lifetime marker acts as a store of undef for the loads (see lifetime-kill.ll), but not
-; for the debugger: as in opt-19, the marker gets no #dbg_value, so the declared variable %t
-; has debug values only at its real stores and phis, and -g output carries the records
-; opt-19's does (the CI corpus's -g modules with markers are byte-identical to opt-19's).
+; ARGS: --passes=mem2reg --undef-rules=newer
+; Under --undef-rules=newer a lifetime marker acts as a store of undef for the loads (see
+; lifetime-kill.ll), but not for the debugger: as in opt-19, the marker gets no #dbg_value,
+; so the declared variable %t has debug values only at its real stores and phis.
 ; The load in %latch takes phi(%i, undef); opt-19 carries %t around the loop in a second phi.
 define i32 @f(i32 %n, i1 %c) !dbg !5 {
 entry:

@@ -1,6 +1,6 @@
-; ARGS: --passes=mem2reg --explain
+; ARGS: --passes=mem2reg --undef-rules=newer --explain
 ; STDERR
-; Lifetime markers as definitions: after llvm.lifetime.start or llvm.lifetime.end of a whole
+; Lifetime markers as definitions (--undef-rules=newer; undef-rules.ll shows the default): after llvm.lifetime.start or llvm.lifetime.end of a whole
 ; slot its contents are undefined, so the marker acts as a store of undef (LLVM does the
 ; same since llvm-project pull request 191909; opt-19 deletes the markers and carries the
 ; last iteration's value around the loop instead). --explain counts them among the stores.

@@ -1,7 +1,8 @@
-; ARGS: --passes=mem2reg --uninit=freeze
+; ARGS: --passes=mem2reg --undef-rules=newer --uninit=freeze
 ; --uninit=freeze: every read of a slot that no store reaches sees one `freeze <ty> poison`
 ; of that slot: one arbitrary but fixed value per slot and function (here %x's two undefined
-; reads, on the first iteration and after the lifetime marker, see the same %x.fr). The
+; reads, on the first iteration and after the lifetime marker (read as a store under
+; --undef-rules=newer), see the same %x.fr). The
 ; freezes go into the entry block after its leading allocas (%keep stays in memory: its
 ; address escapes), where they dominate every use, in the order the slots need them.
 ; A freeze nothing but a debug value would read is deleted (%y: every load of it follows a

@@ -1,4 +1,4 @@
-; ARGS: --passes=mem2reg --uninit=zero
+; ARGS: --passes=mem2reg --undef-rules=newer --uninit=zero
 ; --uninit=zero: a read that no store reaches gives the type's zero (0, false,
 ; 0.000000e+00, null, zeroinitializer, as LLVM prints them), wherever promotion makes one:
 ; @merge: the general path, a phi's operand from the path that skips the store;
@@ -6,7 +6,7 @@
 ; @single_store: a load the single store does not dominate: LLVM gives it the stored
 ; constant (undefined may be anything), but zero defines that read, so it stays 0 (the slot
 ; takes the general path);
-; @lifetime: after llvm.lifetime.end/start the contents are undefined again: zero, not the
+; @lifetime (with --undef-rules=newer): after llvm.lifetime.end/start the contents are undefined again: zero, not the
 ; value stored before (so %t needs no phi in the loop, and the read at %exit gives 0);
 ; @non_entry: a slot allocated in a loop body is zero again each time its alloca runs;
 ; @unreachable_pred: the edge from a block that never runs gets the zero too (under --uninit=

@@ -1,6 +1,6 @@
 //! mem2reg: promote stack slots (`alloca` + `load`/`store`) to SSA values with phis.
 //!
-//! The algorithm is LLVM's `PromoteMemoryToRegister` (seed 04; Cytron et al. 1991 for phi
+//! The algorithm is LLVM's `PromoteMemoryToRegister` (Cytron et al. 1991 for phi
 //! placement at iterated dominance frontiers; Sreedhar–Gao for computing them; pruned SSA by
 //! slot liveness), with the same fast paths, phi names, phi operand order, debug-info rules
 //! and trivial-phi folding, so its output matches `opt -passes=mem2reg` — but renaming is
@@ -13,10 +13,11 @@
 //!   unreachable predecessors; [`debug_info`]: `dbg.declare` → `dbg.value`;
 //! - [`names`], [`edit`], [`uses`]: naming, IR edits, use lists.
 //!
-//! Beyond LLVM 19: for slots that need phis, lifetime markers of the whole slot act as stores
-//! of `undef` (as in newer LLVM), so a variable declared in a loop needs no phi around the
-//! back edge. Options: slots outside the entry block, byte-array slots accessed as one type
-//! (rustc's), a maximum slot size, a phi-copy budget (seed 02), a per-function slot budget,
+//! Where LLVM 19 and newer LLVM differ on undefined values (lifetime markers, `phi(x,
+//! undef)`), the rules of the LLVM the module is written for, or those asked for
+//! ([`UndefRules`]). Options: slots outside the entry block, byte-array slots accessed as one
+//! type (rustc's), a maximum slot size, a phi-copy budget (as in a Rust C compiler's notes:
+//! 50,000 copies), a per-function slot budget,
 //! what uninitialized reads give ([`uninit`]), `byval` arguments as slots ([`byval`]),
 //! minimal / semi-pruned SSA for comparison, and an explanation of every slot left in memory.
 //! Invariant: a function's result depends only on the function (and the module's metadata),
@@ -45,7 +46,7 @@ use ssa::cfg::Cfg;
 use ssa::domtree::DomTree;
 
 pub use promotable::Blocker;
-pub use uninit::Uninit;
+pub use uninit::{UndefRules, Uninit};
 
 /// Which SSA form to build (for learners comparing phi counts; the default is LLVM's).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -67,7 +68,7 @@ pub struct Options {
     /// Leave slots larger than this many bytes in memory.
     pub max_slot_bytes: Option<u64>,
     /// Drop the most expensive slots (by estimated copies: phi operands) while the function's
-    /// total exceeds this (seed 02 uses 50,000).
+    /// total exceeds this (a Rust C compiler's notes use 50,000).
     pub phi_copy_limit: Option<u64>,
     /// Promote slots outside the entry block too (their value is undefined each time the
     /// `alloca` runs).
@@ -79,6 +80,10 @@ pub struct Options {
     /// What a read of a slot that no store reaches gives (`--uninit`; default: `undef`, as
     /// LLVM). See [`Uninit`].
     pub uninit: Uninit,
+    /// LLVM 19's rules for lifetime markers and `phi(x, undef)`, or newer LLVM's
+    /// (`--undef-rules`; default: those of the LLVM the module is written for). See
+    /// [`UndefRules`].
+    pub undef_rules: UndefRules,
     /// Promote at most this many slots per function (`--max-promoted`): those with the most
     /// loads and stores, ties broken by the earlier alloca — the rule of
     /// [`ssa::construct::place::most_accessed`]. Each round chooses among its promotable slots
@@ -108,6 +113,7 @@ impl Default for Options {
             promote_non_entry: true,
             byte_array_slots: false,
             uninit: Uninit::Undef,
+            undef_rules: UndefRules::Auto,
             max_promoted: None,
             promote_byval: false,
             explain: false,
@@ -278,6 +284,15 @@ impl<'m> Promoter<'_, 'm> {
                 })
             })
         })
+    }
+
+    /// Whether newer LLVM's rules for undefined values apply (see [`UndefRules`]).
+    pub fn newer_undef_rules(&self) -> bool {
+        match self.opts.undef_rules {
+            UndefRules::Auto => self.newer_llvm(),
+            UndefRules::Llvm19 => false,
+            UndefRules::Newer => true,
+        }
     }
 
     /// Runs `compute`, adding its time to `analysis_time` if asked to measure it.

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::tests::promoted;
-use super::{Flavour, Options, Uninit};
+use super::{Flavour, Options, UndefRules, Uninit};
 use arbtest::arbitrary::{Result, Unstructured};
 use llvm_ir::ir::Block;
 use ssa::domtree::naive;
@@ -459,6 +459,13 @@ fn option_sets() -> Vec<(&'static str, Options)> {
     };
     vec![
         ("pruned", with(Flavour::Pruned, None)),
+        (
+            "newer undef rules",
+            Options {
+                undef_rules: UndefRules::Newer,
+                ..Options::default()
+            },
+        ),
         (
             "byte arrays",
             Options {

@@ -3,10 +3,10 @@
 //! `isGuaranteedNotToBePoison`, `convertMetadataToAssumes`).
 //!
 //! A phi folds when its incoming values, ignoring itself, `undef` and `poison`, are one value
-//! `v`; with `undef`/`poison` among them only when `v` dominates the phi, and — for `undef` —
-//! only when `v` cannot be poison (replacing `undef` by a possibly-poison value would make
-//! the program more undefined; LLVM 19 still did that, later LLVM does not — see the
-//! conformance test `single-store.ll`'s "FIXME: This is a miscompile"). Folding repeats
+//! `v`; with `undef`/`poison` among them only when `v` dominates the phi, and — for `undef`,
+//! under newer LLVM's rules ([`super::UndefRules`]) — only when `v` cannot be poison
+//! (replacing `undef` by a possibly-poison value makes the program more undefined; LLVM 19
+//! does it, see the conformance test `single-store.ll`'s "FIXME: This is a miscompile"). Folding repeats
 //! through a worklist until nothing changes. Phis left with fewer entries than their block
 //! has predecessor edges (edges from unreachable blocks) get `poison` for the missing ones,
 //! in block order, as LLVM does.
@@ -63,7 +63,7 @@ fn truncate(v: i128, bits: u32) -> i128 {
     }
 }
 
-/// LLVM's `simplifyPHINode` (with the undef-to-poison guard).
+/// LLVM's `simplifyPHINode` (with the undef-to-poison guard under newer LLVM's rules).
 fn simplify_phi(
     p: &mut Promoter<'_, '_>,
     ph: &NewPhi,
@@ -101,7 +101,7 @@ fn simplify_phi(
         if !value_dominates_block(p, c, ph.block) {
             return None;
         }
-        if has_undef && !guaranteed_not_poison(p, c, Some(ph.block), 0) {
+        if has_undef && p.newer_undef_rules() && !guaranteed_not_poison(p, c, Some(ph.block), 0) {
             return None;
         }
     }

@@ -5,9 +5,10 @@
 //! droppable uses, and its lifetime markers unless they may save phis; delete the slot if
 //! nothing loads or stores it; rewrite it with its single store when that store dominates
 //! the loads (or the stored value cannot be poison); sweep it linearly when it lives in one
-//! block (these fast paths drop the markers left, as LLVM 19 does); otherwise replace its
-//! lifetime markers by stores of `undef` (see `kill_store`) and place phis at the iterated
-//! dominance frontier of its stores, restricted to the blocks where it is live.
+//! block (these fast paths drop the markers left, as LLVM 19 does); otherwise, under newer
+//! LLVM's rules (`UndefRules`), replace its lifetime markers by stores of `undef` (see
+//! `kill_store`), and place phis at the iterated dominance frontier of its stores,
+//! restricted to the blocks where it is live.
 //! Then the renaming walk, removal of the slots and their declares, and phi folding.
 //!
 //! Invariant: loads and stores of a slot are only ever replaced by values that reach them
@@ -399,10 +400,12 @@ fn gather(p: &mut Promoter<'_, '_>, uses: &UseIndex, s: &mut Slot) {
     if !others {
         return;
     }
-    // The other users, once the loads are known: markers matter to loads, and to the
-    // debugger (a declared variable is unavailable after them); a slot with neither loses
-    // them without a trace.
-    let keep = !s.loads.is_empty() || (!s.stores.is_empty() && !s.dbg.is_empty());
+    // The other users, once the loads are known: under newer LLVM's rules (see
+    // `UndefRules`) markers matter to loads, and to the debugger (a declared variable is
+    // unavailable after them); a slot with neither, or LLVM 19's rules, loses them without
+    // a trace.
+    let keep = p.newer_undef_rules()
+        && (!s.loads.is_empty() || (!s.stores.is_empty() && !s.dbg.is_empty()));
     for &(u, k) in users {
         let gathered = match p.f.dfg.opcode(u) {
             Opcode::Load => true,

@@ -72,6 +72,44 @@ impl Uninit {
     }
 }
 
+/// Which LLVM's rules for undefined values to follow where LLVM 19 and later releases differ
+/// (`--undef-rules`). Two rules differ:
+/// - lifetime markers: LLVM 19 deletes a slot's `llvm.lifetime.*` markers and carries the
+///   last stored value across them (around a loop's back edge, through a phi); newer LLVM
+///   (llvm-project pull request 191909) reads a marker of the whole slot as a store of
+///   `undef`, so a variable declared inside a loop needs no phi there. Here only slots that
+///   need phis use them, so the fast paths decide as in LLVM 19;
+/// - `phi(x, undef)`: LLVM 19 folds it to `x` wherever `x` dominates the phi, even when `x`
+///   may be poison, which makes the undef path more undefined (the conformance test
+///   `single-store.ll` calls it "a miscompile"); newer LLVM (pull request 96631, the
+///   conformance test `UndefValuesMerge.ll`) keeps the phi unless `x` cannot be poison.
+///
+/// LLVM 19's rules give `opt-19 -passes=mem2reg`'s bytes; the newer ones never make a value
+/// more poisonous than the input's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum UndefRules {
+    /// Those of the LLVM the module is written for: the newer ones for a module that uses
+    /// the one-operand `llvm.lifetime.*` intrinsics (LLVM 22 or later), else LLVM 19's.
+    #[default]
+    Auto,
+    /// LLVM 19's, for every module.
+    Llvm19,
+    /// The newer ones, for every module.
+    Newer,
+}
+
+impl UndefRules {
+    /// Parses the command line's spelling (`auto`, `llvm19`, `newer`).
+    pub fn from_name(name: &str) -> Option<UndefRules> {
+        Some(match name {
+            "auto" => UndefRules::Auto,
+            "llvm19" => UndefRules::Llvm19,
+            "newer" => UndefRules::Newer,
+            _ => return None,
+        })
+    }
+}
+
 /// The value slot `s` reads where no store reaches: a fresh `undef` for [`Uninit::Undef`],
 /// else the slot's one value (made on first use, remembered in the slot).
 pub(crate) fn value(p: &mut Promoter<'_, '_>, s: &Slot) -> Value {
