@@ -385,6 +385,28 @@ impl Term {
         }
     }
 
+    /// Target `slot`, mutable, in the order of [`Term::targets`], without collecting them all.
+    pub fn target_mut(&mut self, slot: usize) -> Option<&mut Target> {
+        match self {
+            Term::Jump(t) => (slot == 0).then_some(t),
+            Term::Branch {
+                then_to, else_to, ..
+            } => match slot {
+                0 => Some(then_to),
+                1 => Some(else_to),
+                _ => None,
+            },
+            Term::Switch { cases, default, .. } => {
+                let n = cases.len();
+                match cases.get_mut(slot) {
+                    Some((_, t)) => Some(t),
+                    None => (slot == n).then_some(default),
+                }
+            }
+            Term::Return(_) => None,
+        }
+    }
+
     /// Mutable access to the targets, in the same order as [`Term::targets`].
     pub fn targets_mut(&mut self) -> Vec<&mut Target> {
         match self {

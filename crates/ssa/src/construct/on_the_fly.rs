@@ -31,7 +31,7 @@
 //! an edge into a sealed block or into the entry, using or defining a variable in a block
 //! sealed without predecessors (it can never run), finishing with unsealed blocks.
 //!
-//! Invariants: every operation costs amortized constant time (hash lookups; each
+//! Invariants: every operation costs amortized constant time (hash look-ups; each
 //! `(variable, block)` pair is memoized at most once, and a value found in a block's only
 //! predecessor is not memoized: it is found again in one step), [`Builder::finish`] is linear
 //! in the function (and does nothing but reset when no phi was made); no allocation per block;
@@ -184,12 +184,6 @@ struct PhiInfo<V> {
     next: u32,
 }
 
-/// The key of `(var, block)` in [`Builder::map`]: one word, hashed once.
-#[inline]
-fn memo_key(var: Var, block: Block) -> u64 {
-    (u64::from(var.0) << 32) | u64::from(block.0)
-}
-
 /// No phi (in [`Builder::phi_at`]).
 const NO_PHI: u32 = u32::MAX;
 
@@ -198,7 +192,7 @@ const NO_EDGE: u32 = u32::MAX;
 
 struct BlockInfo<V> {
     sealed: bool,
-    /// Whether some of the block's entries of [`Builder::map`] are in the hash map (if not,
+    /// Whether some of the block's entries of [`Builder::map`] are in the memo (if not,
     /// looking there is pointless).
     spilled: bool,
     /// Edges into the block so far.
@@ -248,8 +242,9 @@ pub struct Builder<V> {
     last: Vec<Option<(Block, V)>>,
     /// Per `(variable, block)`: the value at the end of the block if it defines the variable,
     /// else at its start (a memoized look-up, or the block's phi). One entry per block may be
-    /// kept in the block instead ([`BlockInfo::inline`]): see [`Builder::memo`].
-    map: FxHashMap<u64, V>,
+    /// kept in the block instead ([`BlockInfo::inline`]): see [`Builder::memo`]; the others
+    /// are in a hash map that keeps one block's entries together (see [`memo`]).
+    map: memo::Memo<V>,
     /// Every definition that is a block's last of its variable, in the order they were made
     /// final (for the resolution at `finish`).
     defs: Vec<(Block, Var, V)>,
@@ -286,7 +281,7 @@ impl<V: PhiKey> Default for Builder<V> {
             edges: Vec::new(),
             num_vars: 0,
             last: Vec::new(),
-            map: FxHashMap::default(),
+            map: memo::Memo::default(),
             defs: Vec::new(),
             phis: Vec::new(),
             phi_at: Vec::new(),
@@ -505,13 +500,13 @@ impl<V: PhiKey> Builder<V> {
         }
     }
 
-    /// The entry of [`Builder::map`] for `(var, block)`: in the block, or in the hash map.
+    /// The entry of [`Builder::map`] for `(var, block)`: in the block, or in the memo.
     #[inline]
     fn memo(&self, var: Var, block: Block) -> Option<V> {
         let info = &self.blocks[block.index()];
         match info.inline {
             Some((w, v)) if w == var => Some(v),
-            _ if info.spilled => self.map.get(&memo_key(var, block)).copied(),
+            _ if info.spilled => self.map.get(var, block),
             _ => None,
         }
     }
@@ -524,7 +519,7 @@ impl<V: PhiKey> Builder<V> {
             Some((w, _)) if w == var => info.inline = Some((var, v)),
             Some(_) => {
                 info.spilled = true;
-                self.map.insert(memo_key(var, block), v);
+                self.map.set(var, block, v);
             }
         }
     }
@@ -813,6 +808,7 @@ impl<V: PhiKey> Builder<V> {
     }
 }
 
+mod memo;
 mod resolve;
 
 #[cfg(test)]

@@ -113,10 +113,12 @@ fn write_with(ir: &mut Ir, merges: Merges, bufs: &mut Buffers) -> Function {
             while e < ir.edges.len() {
                 let from = ir.edges[e].from;
                 let run = ir.edges[e..].iter().take_while(|x| x.from == from).count();
-                let term = func.blocks[from.index()].term.as_mut();
-                let mut targets = term.map(Term::targets_mut).unwrap_or_default();
+                let Some(term) = func.blocks[from.index()].term.as_mut() else {
+                    e += run;
+                    continue;
+                };
                 for (i, edge) in ir.edges[e..e + run].iter().enumerate() {
-                    let Some(t) = targets.get_mut(edge.slot as usize) else {
+                    let Some(t) = term.target_mut(edge.slot as usize) else {
                         continue;
                     };
                     let params = live.of(edge.to.index());
