@@ -29,7 +29,8 @@
 #                undef for slots that need phis), LLVM 19 and 14, with and without -g
 #   torture      scripts/torture.py: GCC's C torture tests (gcc.c-torture/execute, ~1,600
 #                programs from Debian's gcc-12-source) through the same differential test for
-#                mem2reg, LLVM 19 and 14, with and without -g
+#                mem2reg: LLVM 19 with and without -g, LLVM 14 without (typed pointers with -g
+#                are in difftest; the fourth cell, by hand: --llvm 14 --g yes)
 #   apps         scripts/apps.py: SQLite, Lua and bzip2 (tests/apps, sources from crates.io
 #                crates) as whole programs through the same differential test for mem2reg and
 #                mem2reg+phi-elim, LLVM 19 and 14, with and without -g; then for mem2reg again
@@ -152,6 +153,13 @@ apps_both() {  # the apps at -O0 (both pipelines), then built with -O1 (mem2reg)
   return "$rc"
 }
 
+torture_cells() {  # LLVM 19 with and without -g, LLVM 14 without (-g with typed pointers: difftest)
+  local rc=0
+  python3 scripts/torture.py --jobs "$JOBS" --tool "$TOOL" --llvm 19 --g both || rc=1
+  python3 scripts/torture.py --jobs "$JOBS" --tool "$TOOL" --llvm 14 --g no || rc=1
+  return "$rc"
+}
+
 conformance() {
   local out passed
   out=$(python3 "$SHARED/conformance/run-lit.py" --report-only --opt "$TOOL" \
@@ -233,7 +241,7 @@ else
 fi
 
 if [ "$BUILT" -eq 1 ]; then
-  shared_stage torture python3 scripts/torture.py --jobs "$JOBS" --tool "$TOOL"
+  shared_stage torture torture_cells
 else
   skip_stage torture "the build failed"
 fi

@@ -12,7 +12,7 @@
 use rustc_hash::FxHashMap;
 
 use super::fold::{fold_trivial_phis, Folder};
-use super::place::{Method, Placer};
+use super::place::{Method, Placer, PlacerBuffers};
 use super::rename::{
     self, Access as Ev, BlockEvents, Def, Event, Incoming, PhiInfo, PhisByBlock, RenameBuffers,
     Renamer, Walk,
@@ -36,24 +36,64 @@ pub fn build<F: Variables>(f: &F, opts: &Options) -> Result<Ssa<F::Value>, Build
         }
         r = read(f, &cfg, nv)?;
     }
-    Ok(build_read(cfg, &r, nv, opts))
+    Ok(build_read(cfg, &r, nv, opts, &mut Scratch::default()))
+}
+
+/// The working tables of [`build_read`], kept by a caller that builds many functions (the
+/// on-the-fly builder's `finish`) so that each build reuses them instead of allocating:
+/// they carry nothing from one build to the next.
+pub(super) struct Scratch<V> {
+    dt: DomTree,
+    placer: PlacerBuffers,
+    /// [`place_all`]'s rows of accesses per variable, their starts, and the candidates.
+    rows: Vec<(Block, u32, bool)>,
+    start: Vec<u32>,
+    fill: Vec<u32>,
+    blocks: Vec<Block>,
+    cands: Vec<(Var, Block)>,
+    events: BlockEvents,
+    rename: RenameBuffers<Value<V>, ()>,
+    incoming: Incoming<Value<V>, ()>,
+    use_val: Vec<Value<V>>,
+    alias: FxHashMap<V, Value<V>>,
+}
+
+impl<V> Default for Scratch<V> {
+    fn default() -> Self {
+        Scratch {
+            dt: DomTree::default(),
+            placer: PlacerBuffers::default(),
+            rows: Vec::new(),
+            start: Vec::new(),
+            fill: Vec::new(),
+            blocks: Vec::new(),
+            cands: Vec::new(),
+            events: BlockEvents::default(),
+            rename: RenameBuffers::default(),
+            incoming: Incoming::default(),
+            use_val: Vec::new(),
+            alias: FxHashMap::default(),
+        }
+    }
 }
 
 /// [`build`] on accesses already read and checked (`r`, grouped by block in layout order) over
-/// variables `0..nv`, for a CFG whose entry has no predecessors.
+/// variables `0..nv`, for a CFG whose entry has no predecessors; `sc`'s tables are reused.
 pub(super) fn build_read<V: Copy + Eq + std::hash::Hash>(
     cfg: Cfg,
     r: &Read<V>,
     nv: usize,
     opts: &Options,
+    sc: &mut Scratch<V>,
 ) -> Ssa<V> {
     let promoted = choose(r, nv, opts.max_promoted);
-    let dt = DomTree::compute(&cfg);
+    sc.dt.recompute(&cfg);
     let method = match (opts.method, opts.phi_copy_budget) {
         (Method::Bounded, Some(_)) => Method::Exact,
         (m, _) => m,
     };
-    let mut cands = place_all(&cfg, &dt, r, &promoted, method);
+    let mut cands = std::mem::take(&mut sc.cands);
+    place_all(&cfg, r, &promoted, method, sc, &mut cands);
     let promoted = apply_budget(&cfg, &mut cands, promoted, opts.phi_copy_budget);
     let (by_block, index) = PhisByBlock::build(cfg.num_block_ids(), cands.iter().map(|c| c.1));
     let mut phis = vec![
@@ -69,44 +109,46 @@ pub(super) fn build_read<V: Copy + Eq + std::hash::Hash>(
             block: c.1,
         };
     }
+    cands.clear();
+    sc.cands = cands;
+    let mut use_val = std::mem::take(&mut sc.use_val);
+    use_val.clear();
+    use_val.extend(r.acc.iter().map(|a| Value::Undefined(a.var())));
+    let mut alias = std::mem::take(&mut sc.alias);
+    alias.clear();
     let mut host = Host {
         acc: &r.acc,
         phis: &phis,
-        use_val: Vec::new(),
-        alias: FxHashMap::default(),
+        use_val,
+        alias,
     };
-    let events = events(r, &promoted, cfg.num_block_ids());
+    events(r, &promoted, cfg.num_block_ids(), &mut sc.events);
     let entry = cfg.entry().unwrap_or(Block(0));
     let walk = Walk {
         cfg: &cfg,
         entry,
-        events: &events,
+        events: &sc.events,
         phis: &by_block,
         num_vars: nv,
         prune: method == Method::Bounded,
     };
-    host.use_val = r.acc.iter().map(|a| Value::Undefined(a.var())).collect();
-    let mut incoming = Incoming::default();
     let renamed = match cfg.entry() {
-        Some(_) => rename::rename(
-            &walk,
-            &mut host,
-            &mut RenameBuffers::default(),
-            &mut incoming,
-        ),
+        Some(_) => rename::rename(&walk, &mut host, &mut sc.rename, &mut sc.incoming),
         None => rename::Renamed {
             live: Vec::new(),
             left: vec![false; nv],
         },
     };
-    let use_val = host.use_val;
-    let mut out = Numbered::from_walk(&cfg, &phis, &renamed.live, &incoming);
+    let Host { use_val, alias, .. } = host;
+    sc.alias = alias;
+    let mut out = Numbered::from_walk(&cfg, &phis, &renamed.live, &sc.incoming);
     let mut uses: Vec<(u32, Value<V>)> = (r.acc.iter().enumerate())
         .filter(|(_, a)| {
             promoted[a.var().index()] && matches!(a, Access::Use(..) | Access::UseInto(..))
         })
         .map(|(i, a)| (use_id(a), out.renumber(use_val[i])))
         .collect();
+    sc.use_val = use_val;
     let placed = out.phis.len();
     if opts.fold_trivial {
         out.fold(&cfg, &mut uses);
@@ -170,35 +212,39 @@ fn choose<V>(r: &Read<V>, nv: usize, max: Option<usize>) -> Vec<bool> {
 }
 
 /// Each promoted variable's phi blocks, as `(variable, block)` in variable order.
+/// Places every promoted variable's phis: `(variable, block)` candidates into `cands`.
 fn place_all<V>(
     cfg: &Cfg,
-    dt: &DomTree,
     r: &Read<V>,
     promoted: &[bool],
     method: Method,
-) -> Vec<(Var, Block)> {
+    sc: &mut Scratch<V>,
+    cands: &mut Vec<(Var, Block)>,
+) {
     // Each variable's accesses, as rows of access indices (one pass to count, one to fill).
     let nv = promoted.len();
-    let mut start = vec![0u32; nv + 1];
+    let (start, fill, rows) = (&mut sc.start, &mut sc.fill, &mut sc.rows);
+    crate::util::refill(start, nv + 1, 0);
     for a in &r.acc {
         start[a.var().index() + 1] += 1;
     }
     for v in 0..nv {
         start[v + 1] += start[v];
     }
-    let mut fill = start.clone();
+    fill.clear();
+    fill.extend_from_slice(start);
     // Each row holds what placement reads of an access (its block, index, and whether it
     // defines), so rows are read in order, never the accesses at random.
-    let mut rows = vec![(Block(0), 0u32, false); r.acc.len()];
+    crate::util::refill(rows, r.acc.len(), (Block(0), 0u32, false));
     for (i, a) in r.acc.iter().enumerate() {
         let v = a.var().index();
         let def = matches!(a, Access::Def(..) | Access::Kill(_));
         rows[fill[v] as usize] = (r.block[i], i as u32, def);
         fill[v] += 1;
     }
-    let mut placer = Placer::new(cfg, dt);
-    let mut blocks = Vec::new();
-    let mut cands = Vec::new();
+    let mut placer = Placer::with_buffers(cfg, &sc.dt, std::mem::take(&mut sc.placer));
+    let blocks = &mut sc.blocks;
+    cands.clear();
     for v in (0..nv).filter(|&v| promoted[v]) {
         let row = &rows[start[v] as usize..start[v + 1] as usize];
         let at = |&(b, i, _): &(Block, u32, bool)| (b, i);
@@ -206,10 +252,10 @@ fn place_all<V>(
             row.iter().filter(|a| a.2).map(at),
             row.iter().filter(|a| !a.2).map(at),
         );
-        placer.place(method, &mut blocks);
+        placer.place(method, blocks);
         cands.extend(blocks.iter().map(|&b| (Var(v as u32), b)));
     }
-    cands
+    sc.placer = placer.into_buffers();
 }
 
 /// The phi-copy budget ([`super::place::over_budget`]): returns the final promoted set;
@@ -234,9 +280,8 @@ fn apply_budget(
     promoted
 }
 
-/// The promoted variables' events, by block.
-fn events<V>(r: &Read<V>, promoted: &[bool], num_block_ids: usize) -> BlockEvents {
-    let mut ev = BlockEvents::default();
+/// The promoted variables' events, by block, into `ev`.
+fn events<V>(r: &Read<V>, promoted: &[bool], num_block_ids: usize, ev: &mut BlockEvents) {
     ev.begin(promoted.len());
     for (i, a) in r.acc.iter().enumerate() {
         let var = a.var();
@@ -256,7 +301,6 @@ fn events<V>(r: &Read<V>, promoted: &[bool], num_block_ids: usize) -> BlockEvent
         ev.push(r.block[i], i as u32, e);
     }
     ev.finish(num_block_ids);
-    ev
 }
 
 fn use_id<V>(a: &Access<V>) -> u32 {

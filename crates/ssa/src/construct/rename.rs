@@ -25,7 +25,7 @@
 
 use std::ops::Range;
 
-use rustc_hash::FxHashMap;
+use crate::util::PairMap;
 
 use super::walk::{mark_last_path, traverse_into, Traversal, TraverseWork};
 use super::Var;
@@ -316,7 +316,8 @@ pub struct RenameBuffers<V, L> {
     undo: Vec<(u32, Cur<V, L>)>,
     used: Vec<bool>,
     renamed: Vec<u32>,
-    ends: FxHashMap<(Block, Block), usize>,
+    /// Per edge `pred -> succ` into a phi block (key [`ends_key`]): its row in `end_vals`.
+    ends: PairMap<usize>,
     /// Each variable's value at the end of a predecessor of a phi block.
     end_vals: Vec<V>,
     /// Their locations, beside `end_vals`, up to the last that is not the default (entries
@@ -340,7 +341,7 @@ impl<V, L> Default for RenameBuffers<V, L> {
             undo: Vec::new(),
             used: Vec::new(),
             renamed: Vec::new(),
-            ends: FxHashMap::default(),
+            ends: PairMap::default(),
             end_vals: Vec::new(),
             end_locs: Vec::new(),
             end_phis: Vec::new(),
@@ -500,7 +501,7 @@ fn walk_tree<H: Renamer>(w: &Walk<'_>, host: &mut H, b: &mut RenameBuffers<H::Va
             if by_block.of(s).is_empty() {
                 continue;
             }
-            b.ends.insert((s, bb), b.end_vals.len());
+            b.ends.insert(ends_key(s, bb), b.end_vals.len());
             for k in by_block.of(s) {
                 let c = st.cur[host.phi(k).var.index()];
                 b.end_vals.push(c.v);
@@ -513,6 +514,13 @@ fn walk_tree<H: Renamer>(w: &Walk<'_>, host: &mut H, b: &mut RenameBuffers<H::Va
         }
         b.anc.push((bb, mark));
     }
+}
+
+/// The key of the edge `pred -> succ` in `RenameBuffers::ends`: successor-major, so the
+/// edges into one block (a switch's cases into its loop header) sit together.
+#[inline]
+fn ends_key(succ: Block, pred: Block) -> u64 {
+    crate::util::pair(succ.0, pred.0)
 }
 
 /// One event.
@@ -573,7 +581,7 @@ fn live_phis<H: Renamer>(
             // (Its column in `end_vals`: its place among its block's phis.)
             let j = at.k as usize - by_block.of(at.block).start;
             for &pred in cfg.preds(at.block) {
-                let Some(&off) = b.ends.get(&(at.block, pred)) else {
+                let Some(&off) = b.ends.get(&ends_key(at.block, pred)) else {
                     continue;
                 };
                 let q = b.end_phis[off + j];
@@ -618,7 +626,7 @@ fn apply_events<H: Renamer>(
     }
     out.list.reserve(room);
     for &(pred, succ, n) in &b.trav.events {
-        let Some(&off) = b.ends.get(&(succ, pred)) else {
+        let Some(&off) = b.ends.get(&ends_key(succ, pred)) else {
             continue;
         };
         let first_edge = !b.reached[succ.index()];

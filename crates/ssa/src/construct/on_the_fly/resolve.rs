@@ -8,7 +8,7 @@
 
 use super::{Builder, PhiKey, Sink, State, NO_PHI};
 use crate::cfg::Cfg;
-use crate::construct::build::{build_read, Read};
+use crate::construct::build::{build_read, Read, Scratch};
 use crate::construct::{Access, Options, PhiId, Value, Var};
 use crate::graph::Graph;
 use crate::Block;
@@ -38,6 +38,8 @@ pub(super) struct Resolve<V> {
     phi_val: Vec<(u32, V)>,
     /// Per block: the operand of the phi being converted on the edge from it.
     by_pred: Vec<Option<Value<V>>>,
+    /// The whole-function construction's tables.
+    build: Scratch<V>,
 }
 
 impl<V> Default for Resolve<V> {
@@ -60,6 +62,7 @@ impl<V> Default for Resolve<V> {
             var_slot: Vec::new(),
             phi_val: Vec::new(),
             by_pred: Vec::new(),
+            build: Scratch::default(),
         }
     }
 }
@@ -142,7 +145,7 @@ impl<V: PhiKey> Builder<V> {
             ..Options::default()
         };
         let cfg = std::mem::take(&mut rs.cfg);
-        let ssa = build_read(cfg, &rs.read, self.num_vars as usize, &opts);
+        let ssa = build_read(cfg, &rs.read, self.num_vars as usize, &opts, &mut rs.build);
         self.phi_values(rs, ssa.phis(), sink);
         let conv = |this: &Self, sink: &mut S, phi_val: &[(u32, V)], v: Value<V>| match v {
             Value::Def(x) => this.resolve(x),
