@@ -22,19 +22,19 @@
 #                typed pointers) for every module LLVM printed; hand-written ones must read back
 #                through opt -S as the original does
 #   difftest     scripts/difftest.py: csmith seeds CSMITH_SEEDS + tests/c + tests/cpp through
-#                ../shared/tools/difftest.py for mem2reg, mem2reg+phi-elim, mem2reg+reg2mem,
-#                LLVM 19 and 14, with and without -g
+#                ../shared/tools/difftest.py for mem2reg, mem2reg+phi-elim, mem2reg+reg2mem;
+#                cells: LLVM 19 with and without -g, LLVM 14 without (LLVM 14 with -g, typed
+#                pointers and debug intrinsics, is held to opt-14's bytes by roundtrip; the
+#                scripts' own defaults run that cell too)
 #   difftest-o1  the same for mem2reg on programs built with clang -O1 -Xclang
-#                -disable-llvm-passes (lifetime markers, which promotion reads as stores of
-#                undef for slots that need phis), LLVM 19 and 14, with and without -g
+#                -disable-llvm-passes (lifetime markers, TBAA)
 #   torture      scripts/torture.py: GCC's C torture tests (gcc.c-torture/execute, ~1,600
 #                programs from Debian's gcc-12-source) through the same differential test for
-#                mem2reg: LLVM 19 with and without -g, LLVM 14 without (typed pointers with -g
-#                are in difftest; the fourth cell, by hand: --llvm 14 --g yes)
+#                mem2reg, the same cells
 #   apps         scripts/apps.py: SQLite, Lua and bzip2 (tests/apps, sources from crates.io
 #                crates) as whole programs through the same differential test for mem2reg and
-#                mem2reg+phi-elim, LLVM 19 and 14, with and without -g; then for mem2reg again
-#                built with clang -O1 -Xclang -disable-llvm-passes
+#                mem2reg+phi-elim, the same cells; then for mem2reg again built with clang -O1
+#                -Xclang -disable-llvm-passes
 #   playground   scripts/playground_browser_test.py: `mem2reg serve` driven in Debian's
 #                Chromium (chromedriver, python3-selenium): examples, placement / renaming /
 #                phi-elimination steps, frontiers, counts, errors; screenshots in
@@ -146,17 +146,20 @@ stage_note() {
   esac
 }
 
-apps_both() {  # the apps at -O0 (both pipelines), then built with -O1 (mem2reg)
+# cells SCRIPT ARGS...: a differential-test script's cells for LLVM 19 with and without -g and
+# LLVM 14 without. LLVM 14 with -g (typed pointers and debug intrinsics) is held to opt-14's
+# bytes by the roundtrip stage instead; the script's defaults run it too, by hand.
+cells() {
   local rc=0
-  python3 scripts/apps.py --jobs "$JOBS" --tool "$TOOL" || rc=1
-  python3 scripts/apps.py --jobs "$JOBS" --tool "$TOOL" --variant O1np --pipelines default || rc=1
+  python3 "$@" --llvm 19 --g both || rc=1
+  python3 "$@" --llvm 14 --g no || rc=1
   return "$rc"
 }
 
-torture_cells() {  # LLVM 19 with and without -g, LLVM 14 without (-g with typed pointers: difftest)
+apps_both() {  # the apps at -O0 (both pipelines), then built with -O1 (mem2reg)
   local rc=0
-  python3 scripts/torture.py --jobs "$JOBS" --tool "$TOOL" --llvm 19 --g both || rc=1
-  python3 scripts/torture.py --jobs "$JOBS" --tool "$TOOL" --llvm 14 --g no || rc=1
+  cells scripts/apps.py --jobs "$JOBS" --tool "$TOOL" || rc=1
+  cells scripts/apps.py --jobs "$JOBS" --tool "$TOOL" --variant O1np --pipelines default || rc=1
   return "$rc"
 }
 
@@ -232,8 +235,8 @@ else
 fi
 
 if [ "$BUILT" -eq 1 ]; then
-  shared_stage difftest python3 scripts/difftest.py --jobs "$JOBS" --tool "$TOOL" --seeds "$CSMITH_SEEDS"
-  shared_stage difftest-o1 python3 scripts/difftest.py --jobs "$JOBS" --tool "$TOOL" --seeds "$CSMITH_SEEDS" \
+  shared_stage difftest cells scripts/difftest.py --jobs "$JOBS" --tool "$TOOL" --seeds "$CSMITH_SEEDS"
+  shared_stage difftest-o1 cells scripts/difftest.py --jobs "$JOBS" --tool "$TOOL" --seeds "$CSMITH_SEEDS" \
     --variant O1np --pipelines default
 else
   skip_stage difftest "the build failed"
@@ -241,7 +244,7 @@ else
 fi
 
 if [ "$BUILT" -eq 1 ]; then
-  shared_stage torture torture_cells
+  shared_stage torture cells scripts/torture.py --jobs "$JOBS" --tool "$TOOL"
 else
   skip_stage torture "the build failed"
 fi
