@@ -6,8 +6,9 @@
 # Stages, in order (each one's output also goes to target/test-logs/STAGE.log):
 #   deps         scripts/install-deps.sh: LLVM/clang 19 and 14, csmith, ... from Debian packages
 #   build        cargo build --release
-#   cargo-test   cargo test --release --no-fail-fast (unit, integration, CLI tests; the
-#                round-trip and difftest smoke tests only when those stages do not run)
+#   cargo-test   cargo test --profile ci --no-fail-fast (unit, integration, CLI tests; the
+#                round-trip and difftest smoke tests only when those stages do not run). The
+#                ci profile is release without LTO (Cargo.toml): a third of the build time
 #   docs         cargo doc --no-deps with warnings as errors (no broken links in the library's
 #                rustdoc)
 #   programs     scripts/check-programs.py: tests/c and tests/cpp compile with clang-19/14, run
@@ -208,7 +209,7 @@ else
       SMOKE_SKIP=(-- --skip smoke_programs_behave_like_llvm_mem2reg --skip smoke_corpus_gives_opts_bytes)
       echo "cargo-test: the difftest and roundtrip smoke tests are left to the difftest and roundtrip stages"
     fi
-    run_stage cargo-test cargo test --release --workspace --no-fail-fast "${SMOKE_SKIP[@]}"
+    run_stage cargo-test cargo test --profile ci --workspace --no-fail-fast "${SMOKE_SKIP[@]}"
   else
     skip_stage cargo-test "the build failed"
   fi
