@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the pictures in docs/ (shown in README.md) from examples/*.ll with the dot-cfg
 # printer pass and Graphviz (Debian: apt-get install graphviz):
-#   max-O0.svg          clang's -O0 CFG of seed 03's `max`      (--passes=dot-cfg)
+#   max-O0.svg          clang's -O0 CFG of tinyoptimizer's blog's `max`      (--passes=dot-cfg)
 #   max-mem2reg.svg     the same after mem2reg; the phi row is yellow (--passes=mem2reg,dot-cfg)
-#   fib-mem2reg.svg     seed 03's `fib` (examples/fib.ll) after mem2reg: phis in a loop header
+#   fib-mem2reg.svg     tinyoptimizer's blog's `fib` (examples/fib.ll) after mem2reg: phis in a loop header
 #   swap-mem2reg.svg    examples/swap.ll after mem2reg: two phis swapping in a loop header
 #   escape-mem2reg.svg  examples/escape.ll after mem2reg: %i promoted, %total and %flag stay
 #

@@ -1,8 +1,8 @@
-//! Dominance frontiers, by the Cooper–Harvey–Kennedy "runner" walk (seed 03's
-//! `dominance_frontiers`, seed 05's edge loop): for every CFG edge `p -> b` with `p` reachable,
-//! walk `runner` from `p` up the dominator tree until it reaches `idom(b)`, adding `b` to
-//! `DF(runner)` at each step. `DF(x) = { y | x dominates a predecessor of y, x does not strictly
-//! dominate y }`.
+//! Dominance frontiers, by the Cooper–Harvey–Kennedy "runner" walk (`dominance_frontiers` in
+//! tinyoptimizer's blog, the edge loop of a compiler course's SSA lab): for every CFG edge `p -> b`
+//! with `p` reachable, walk `runner` from `p` up the dominator tree until it reaches `idom(b)`,
+//! adding `b` to `DF(runner)` at each step. `DF(x) = { y | x dominates a predecessor of y, x does
+//! not strictly dominate y }`.
 //!
 //! Invariants of [`DominanceFrontiers`]:
 //! - each join block is added to a frontier once: a per-block stamp (`last[runner] == b`) stops a

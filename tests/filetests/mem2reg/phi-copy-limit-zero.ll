@@ -1,6 +1,6 @@
 ; ARGS: --passes=mem2reg --phi-copy-limit=0 --explain
 ; STDERR
-; --phi-copy-limit=0 (seed 02's budget): the loop needs a phi for %i and one for %s, each with
+; --phi-copy-limit=0 (a Rust C compiler's notes's budget): the loop needs a phi for %i and one for %s, each with
 ; used to promote them again in every later round, forever). Not an LLVM option.
 define i32 @sum(i32 %n) {
 entry:

@@ -1,6 +1,6 @@
 ; ARGS: --passes=mem2reg --phi-copy-limit=2 --explain
 ; STDERR
-; --phi-copy-limit=2 (seed 02's budget): the loop needs a phi for %i and one for %s, each with
+; --phi-copy-limit=2 (a Rust C compiler's notes's budget): the loop needs a phi for %i and one for %s, each with
 ; 2 incoming edges, 4 copies in all. The slot with the most copies (ties: the first) stays in
 ; memory until the rest fit, and it stays there in later rounds. %i is promoted, %s is not,
 ; and --explain says why. Not an LLVM option.

@@ -1,6 +1,6 @@
 ; ARGS: --passes=mem2reg --ssa=minimal --stats
 ; STDERR
-; --ssa=minimal (Cytron et al.): seed 03's fib with a phi at every block of the iterated
+; --ssa=minimal (Cytron et al.): tinyoptimizer's blog's fib with a phi at every block of the iterated
 ; dominance frontier of each slot's stores, live or not, and no fast paths: 9 phis where
 ; LLVM's pruned form (fib.ll) has 4; %c.0 and the phis at %return for %a, %b, %c and %i are
 ; dead. Not an LLVM mode: for comparing phi counts. The output is valid SSA (verified).

@@ -3,7 +3,7 @@
 ; STDERR
 ; --stats: the statistics table in opt's -stats layout, on stderr after the module (Debian's
 ; opt-19 is built without statistics, so there is nothing of LLVM's to compare it with; the
-; first five rows are the counters LLVM's mem2reg keeps). Here: seed 03's fib (six slots:
+; first five rows are the counters LLVM's mem2reg keeps). Here: tinyoptimizer's blog's fib (six slots:
 ; %n.addr by the single-store fast path, the others through phi placement; %c is stored in
 ; two blocks, so it is no single-block slot) plus @misc: a dead slot, a single-block slot
 ; (stored twice, loaded twice, all in %entry), and a slot left in memory (volatile store).

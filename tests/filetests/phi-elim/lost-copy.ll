@@ -1,5 +1,5 @@
 ; ARGS: --passes=phi-elim
-; The lost-copy problem (seed 02; Briggs et al., Sreedhar et al.): %x is live after the loop,
+; The lost-copy problem (a Rust C compiler's notes; Briggs et al., Sreedhar et al.): %x is live after the loop,
 ; and the loop's back edge is also its exit block's edge source. Copying x <- y at the end of
 ; %loop would make @main return 5 instead of 4; the copy must go on the split back edge.
 define i32 @main() {

@@ -1,5 +1,5 @@
 ; ARGS: --passes=phi-elim --print-copies
-; The swap problem (seed 02): the back edge copies (a, b) <- (b, a) form a cycle, so the
+; The swap problem (a Rust C compiler's notes): the back edge copies (a, b) <- (b, a) form a cycle, so the
 ; sequence needs one temporary; the back edge is critical (the loop block also exits), so
 ; the copies get a block of their own. The entry edge is a plain chain-free copy.
 define i32 @main() {

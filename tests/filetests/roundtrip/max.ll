@@ -1,4 +1,4 @@
-; The max function of seed 03 as clang -O0 writes it: read and written back unchanged.
+; The max function of tinyoptimizer's blog as clang -O0 writes it: read and written back unchanged.
 ; ARGS: --passes=
 define dso_local i32 @max(i32 noundef %a, i32 noundef %b) #0 {
 entry:

@@ -1,8 +1,8 @@
-//! Immediate dominators by Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm"
-//! (2001; seed 03 sketches its set form): iterate over the reachable blocks in reverse postorder,
-//! setting each block's idom to the intersection of its processed predecessors' idoms, until
-//! nothing changes. "Intersection" walks two fingers up the partial tree, always moving the one
-//! with the larger reverse-postorder number.
+//! Immediate dominators by Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm" (2001;
+//! tinyoptimizer's blog sketches its set form): iterate over the reachable blocks in reverse
+//! postorder, setting each block's idom to the intersection of its processed predecessors' idoms,
+//! until nothing changes. "Intersection" walks two fingers up the partial tree, always moving the
+//! one with the larger reverse-postorder number.
 //!
 //! Kept as an independent second implementation: the property tests check it against Semi-NCA
 //! and the naive oracle. Quadratic in the worst case, fast on real CFGs. Invariant: `doms` is

@@ -1,7 +1,7 @@
 //! The dominance oracle: dominator *sets* by iterative data flow (Allen–Cocke; the `dominators`
-//! function of seed 03), `Dom(entry) = {entry}`, `Dom(b) = {b} ∪ ⋂ Dom(p)` over reachable
-//! predecessors `p`, iterated to the greatest fixpoint; then `idom(b)` is the strict dominator of
-//! `b` that all other strict dominators dominate (the one with the largest set).
+//! function of tinyoptimizer's blog), `Dom(entry) = {entry}`, `Dom(b) = {b} ∪ ⋂ Dom(p)` over
+//! reachable predecessors `p`, iterated to the greatest fixpoint; then `idom(b)` is the strict
+//! dominator of `b` that all other strict dominators dominate (the one with the largest set).
 //!
 //! Straight from the definition and deliberately simple: `O(V²)` memory and `O(V² E / 64)` time.
 //! For tests only (small graphs); never used by passes.

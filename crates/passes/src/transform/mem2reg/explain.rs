@@ -3,9 +3,9 @@
 //! For a slot that needs phis: the blocks that store to it, the blocks that load it before any
 //! store (upward-exposed uses), the blocks where it is live on entry, the iterated dominance
 //! frontier of its stores, and the phi blocks — the frontier restricted to live-in blocks
-//! (pruned SSA, seed 04), or the whole frontier for the minimal and semi-pruned flavours. For a
-//! slot taken by a fast path, which one. (Slots left in memory are explained with the use that
-//! blocks them by the remarks in `mod.rs`.)
+//! (pruned SSA, as LLVM's PromoteMemoryToRegister), or the whole frontier for the minimal and
+//! semi-pruned flavours. For a slot taken by a fast path, which one. (Slots left in memory are
+//! explained with the use that blocks them by the remarks in `mod.rs`.)
 //!
 //! Invariants: block and value names are those of the input function (numbered before the
 //! pass changed anything), lists are in layout order, and the text depends only on the
