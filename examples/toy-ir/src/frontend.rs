@@ -243,7 +243,12 @@ impl Sink for Ir {
 
     fn set_phi_operands(&mut self, phi: Operand, _block: ssa::Block, operands: &[Operand]) {
         let start = self.ops.len() as u32;
-        self.ops.extend_from_slice(operands);
+        // (A loop, not `extend_from_slice`: most phis have two operands, and a `memcpy` call
+        // per phi cost more than the copy.)
+        self.ops.reserve(operands.len());
+        for &o in operands {
+            self.ops.push(o);
+        }
         let end = self.ops.len() as u32;
         if let Some(m) = self.merge_mut(phi) {
             m.ops = (start, end);
