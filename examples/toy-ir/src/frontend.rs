@@ -75,6 +75,7 @@
 
 mod finish;
 
+use std::collections::HashMap;
 use std::fmt;
 
 use ssa::construct::on_the_fly::{Builder, BuilderError, BuilderStats, PhiKey, Sink};
@@ -100,7 +101,8 @@ pub enum FrontendError {
     Unterminated(Vec<Block>),
     /// [`FunctionBuilder::finish`] with no block at all.
     NoBlocks,
-    /// More temps than `u32` numbers can count.
+    /// More temps than 2^31, or more immediates defined as variables' values than 2^31 (see
+    /// [`Val`]).
     TooManyTemps,
 }
 
@@ -156,6 +158,40 @@ struct Merge {
     replaced: Option<Operand>,
 }
 
+/// An [`Operand`] as the SSA builder holds it, packed into 32 bits: a temp below 2^31 is its
+/// number, [`Val::UNDEF`] is [`UNDEFINED`], and anything else (an immediate, a larger temp) has
+/// the top bit set and indexes [`Ir::operands`]. The builder's tables (last definitions,
+/// memo, phi operands) then hold 4-byte values rather than 16-byte operands: writing and
+/// reading 16-byte values at 4-byte offsets was a sixth of the builder's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Val(u32);
+
+impl Val {
+    /// [`UNDEFINED`]: "no definition on some path".
+    const UNDEF: Val = Val(u32::MAX);
+    /// The bit that marks an index into [`Ir::operands`] (and [`Val::UNDEF`]).
+    const INDIRECT: u32 = 1 << 31;
+
+    /// The operand this stands for, `operands` being [`Ir::operands`].
+    #[inline]
+    fn unpack(self, operands: &[Operand]) -> Operand {
+        if self.0 & Val::INDIRECT == 0 {
+            return Operand::Temp(Temp(self.0));
+        }
+        let i = (self.0 & !Val::INDIRECT) as usize;
+        operands.get(i).copied().unwrap_or(UNDEFINED.into())
+    }
+}
+
+/// A temp's number is its phi number: merges are temps, and temps are dense. Immediates and
+/// [`UNDEFINED`] are never merges.
+impl PhiKey for Val {
+    #[inline]
+    fn phi_key(self) -> Option<u32> {
+        (self.0 & Val::INDIRECT == 0).then_some(self.0)
+    }
+}
+
 /// The function under construction: toy-ir's side of the SSA builder (the [`Sink`]).
 #[derive(Default)]
 struct Ir {
@@ -172,14 +208,20 @@ struct Ir {
     /// Per temp: the index of its merge in `merges`, or `u32::MAX` (temps past the end: none;
     /// the table grows only when a merge is made).
     merge_of: Vec<u32>,
-    ops: Vec<Operand>,
+    ops: Vec<Val>,
+    /// The operands a [`Val`] cannot hold itself (immediates, temps from 2^31 on), each once.
+    operands: Vec<Operand>,
+    /// The index of each in `operands`.
+    interned: HashMap<Operand, u32>,
+    /// A switch's targets, in edge order (a buffer kept between calls).
+    targets: Vec<Block>,
     /// [`finish::write`]'s buffers, kept between functions.
     bufs: finish::Buffers,
 }
 
 impl Ir {
     fn fresh(&mut self) -> Option<Temp> {
-        if self.next_temp == UNDEFINED.0 {
+        if self.next_temp == Val::INDIRECT {
             self.overflow = true;
             return None;
         }
@@ -203,30 +245,51 @@ impl Ir {
         self.merges.clear();
         self.merge_of.clear();
         self.ops.clear();
+        self.operands.clear();
+        self.interned.clear();
     }
 
-    fn merge_mut(&mut self, v: Operand) -> Option<&mut Merge> {
-        let t = v.temp()?;
-        let k = *self.merge_of.get(t.index())?;
+    /// `o` as the SSA builder holds it (see [`Val`]).
+    #[inline]
+    fn pack(&mut self, o: Operand) -> Val {
+        match o {
+            Operand::Temp(t) if t.0 < Val::INDIRECT => Val(t.0),
+            Operand::Temp(UNDEFINED) => Val::UNDEF,
+            _ if self.operands.len() < (Val::INDIRECT - 1) as usize => {
+                // Interned: equal operands must be equal values (a phi of 5 and 5 is trivial).
+                let next = self.operands.len() as u32;
+                let i = *self.interned.entry(o).or_insert(next);
+                if i == next {
+                    self.operands.push(o);
+                }
+                Val(Val::INDIRECT | i)
+            }
+            _ => {
+                self.overflow = true;
+                Val::UNDEF
+            }
+        }
+    }
+
+    /// The operand `v` stands for.
+    #[inline]
+    fn unpack(&self, v: Val) -> Operand {
+        v.unpack(&self.operands)
+    }
+
+    fn merge_mut(&mut self, v: Val) -> Option<&mut Merge> {
+        let t = v.phi_key()?;
+        let k = *self.merge_of.get(t as usize)?;
         self.merges.get_mut(k as usize)
     }
 }
 
-/// A temp's number is its phi number: merges are temps, and temps are dense. Immediates and
-/// [`UNDEFINED`] are never merges.
-impl PhiKey for Operand {
-    #[inline]
-    fn phi_key(self) -> Option<u32> {
-        self.temp().filter(|&t| t != UNDEFINED).map(|t| t.0)
-    }
-}
-
 impl Sink for Ir {
-    type Value = Operand;
+    type Value = Val;
 
-    fn new_phi(&mut self, block: ssa::Block, _var: ssa::construct::Var) -> Operand {
+    fn new_phi(&mut self, block: ssa::Block, _var: ssa::construct::Var) -> Val {
         let Some(temp) = self.fresh() else {
-            return UNDEFINED.into();
+            return Val::UNDEF;
         };
         if self.merge_of.len() <= temp.index() {
             self.merge_of.resize(temp.index() + 1, u32::MAX);
@@ -238,10 +301,10 @@ impl Sink for Ir {
             ops: (0, 0),
             replaced: None,
         });
-        temp.into()
+        Val(temp.0)
     }
 
-    fn set_phi_operands(&mut self, phi: Operand, _block: ssa::Block, operands: &[Operand]) {
+    fn set_phi_operands(&mut self, phi: Val, _block: ssa::Block, operands: &[Val]) {
         let start = self.ops.len() as u32;
         // (A loop, not `extend_from_slice`: most phis have two operands, and a `memcpy` call
         // per phi cost more than the copy.)
@@ -255,22 +318,23 @@ impl Sink for Ir {
         }
     }
 
-    fn replace_phi(&mut self, phi: Operand, by: Operand) {
+    fn replace_phi(&mut self, phi: Val, by: Val) {
+        let by = self.unpack(by);
         if let Some(m) = self.merge_mut(phi) {
             m.replaced = Some(by);
         }
     }
 
-    fn undefined(&mut self, _var: ssa::construct::Var) -> Operand {
+    fn undefined(&mut self, _var: ssa::construct::Var) -> Val {
         self.undefined_used = true;
-        UNDEFINED.into()
+        Val::UNDEF
     }
 }
 
 /// Builds one toy-ir function in SSA form at a time (see the module docs); reusable.
 pub struct FunctionBuilder {
     merges: Merges,
-    ssa: Builder<Operand>,
+    ssa: Builder<Val>,
     ir: Ir,
     cur: Option<Block>,
     stats: BuilderStats,
@@ -362,6 +426,8 @@ impl FunctionBuilder {
     /// Assigns `value` to `var` at the current position.
     pub fn def_var(&mut self, var: Var, value: Operand) -> Result<(), FrontendError> {
         let b = self.open()?;
+        // (An operand interned for a refused call stays interned: no one can tell.)
+        let value = self.ir.pack(value);
         self.ssa.def_var(svar(var), b.into(), value)?;
         Ok(())
     }
@@ -369,7 +435,8 @@ impl FunctionBuilder {
     /// The value of `var` at the current position (possibly [`UNDEFINED`] until `finish`).
     pub fn use_var(&mut self, var: Var) -> Result<Operand, FrontendError> {
         let b = self.open()?;
-        Ok(self.ssa.use_var(svar(var), b.into(), &mut self.ir)?)
+        let v = self.ssa.use_var(svar(var), b.into(), &mut self.ir)?;
+        Ok(self.ir.unpack(v))
     }
 
     /// Appends `t = const value`.
@@ -398,7 +465,7 @@ impl FunctionBuilder {
 
     /// Ends the current block with `jump to`.
     pub fn jump(&mut self, to: Block) -> Result<(), FrontendError> {
-        self.terminate(Term::Jump(Target::new(to)))
+        self.terminate(&[to], || Term::Jump(Target::new(to)))
     }
 
     /// Ends the current block with `br cond, then_to, else_to` (the targets may be equal).
@@ -408,7 +475,7 @@ impl FunctionBuilder {
         then_to: Block,
         else_to: Block,
     ) -> Result<(), FrontendError> {
-        self.terminate(Term::Branch {
+        self.terminate(&[then_to, else_to], || Term::Branch {
             cond,
             then_to: Target::new(then_to),
             else_to: Target::new(else_to),
@@ -422,16 +489,21 @@ impl FunctionBuilder {
         cases: &[(i64, Block)],
         default: Block,
     ) -> Result<(), FrontendError> {
-        self.terminate(Term::Switch {
+        let mut targets = std::mem::take(&mut self.ir.targets);
+        targets.clear();
+        targets.extend(cases.iter().map(|&(_, b)| b).chain([default]));
+        let r = self.terminate(&targets, || Term::Switch {
             value,
             cases: cases.iter().map(|&(k, b)| (k, Target::new(b))).collect(),
             default: Target::new(default),
-        })
+        });
+        self.ir.targets = targets;
+        r
     }
 
     /// Ends the current block with `ret value`.
     pub fn ret(&mut self, value: Operand) -> Result<(), FrontendError> {
-        self.terminate(Term::Return(value))
+        self.terminate(&[], || Term::Return(value))
     }
 
     /// Completes the function: resolves the pending merges, removes the trivial ones, writes
@@ -484,11 +556,15 @@ impl FunctionBuilder {
         Ok(t)
     }
 
-    /// Checks every target, then reports the edges and sets the terminator.
-    fn terminate(&mut self, term: Term) -> Result<(), FrontendError> {
+    /// Checks every target, then reports the edges and sets the terminator `term()`, whose
+    /// targets are `targets`, in edge order.
+    fn terminate(
+        &mut self,
+        targets: &[Block],
+        term: impl FnOnce() -> Term,
+    ) -> Result<(), FrontendError> {
         let from = self.open()?;
-        let targets = (0..term.num_targets()).filter_map(|i| term.target(i).map(|t| t.block));
-        for to in targets.clone() {
+        for &to in targets {
             let s = self.state(to)?;
             if to == Function::ENTRY {
                 return Err(BuilderError::EdgeIntoEntry { from: from.into() }.into());
@@ -498,7 +574,7 @@ impl FunctionBuilder {
                 return Err(BuilderError::EdgeIntoSealed { from, to }.into());
             }
         }
-        for (slot, to) in targets.enumerate() {
+        for (slot, &to) in targets.iter().enumerate() {
             self.ssa.add_edge(from.into(), to.into())?;
             self.ir.state[to.index()].preds += 1;
             self.ir.edges.push(Edge {
@@ -508,7 +584,7 @@ impl FunctionBuilder {
             });
         }
         self.ir.state[from.index()].terminated = true;
-        self.ir.func.blocks[from.index()].term = Some(term);
+        self.ir.func.blocks[from.index()].term = Some(term());
         Ok(())
     }
 }

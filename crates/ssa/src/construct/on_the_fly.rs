@@ -492,7 +492,7 @@ impl<V: PhiKey> Builder<V> {
 
     /// What `var` holds at the end of `block` if it defines it, else at the point of the
     /// look-up in it, if known.
-    #[inline]
+    #[inline(always)]
     fn local(&self, var: Var, block: Block) -> Option<V> {
         match self.last[var.index()] {
             Some((b, v)) if b == block => Some(v),
@@ -501,7 +501,7 @@ impl<V: PhiKey> Builder<V> {
     }
 
     /// The entry of [`Builder::map`] for `(var, block)`: in the block, or in the memo.
-    #[inline]
+    #[inline(always)]
     fn memo(&self, var: Var, block: Block) -> Option<V> {
         let info = &self.blocks[block.index()];
         match info.inline {
@@ -577,6 +577,14 @@ impl<V: PhiKey> Builder<V> {
     fn read<S: Sink<Value = V>>(&mut self, var: Var, block: Block, sink: &mut S) -> V {
         if let Some(v) = self.local(var, block) {
             return self.resolve(v);
+        }
+        // The most common case, found one step up a sealed single-predecessor edge, needs no
+        // path (and would memoize nothing).
+        let info = &self.blocks[block.index()];
+        if info.sealed && info.npreds == 1 {
+            if let Some(v) = self.local(var, self.edges[info.first as usize].from) {
+                return self.resolve(v);
+            }
         }
         let mut path = std::mem::take(&mut self.path);
         path.clear();

@@ -79,10 +79,11 @@ fn write_with(ir: &mut Ir, merges: Merges, bufs: &mut Buffers) -> Function {
         }
     }
     let live_merge = |i: u32| &ir.merges[live_merges[i as usize] as usize];
+    let operands = &ir.operands;
     let operand = |m: &Merge, k: u32| {
         let i = m.ops.0 as usize + k as usize;
         let v = (i < m.ops.1 as usize).then(|| ir.ops[i]);
-        v.map_or(Operand::Imm(0), |v| resolve.get(v))
+        v.map_or(Operand::Imm(0), |v| resolve.get(v.unpack(operands)))
     };
     let mut func = std::mem::take(&mut ir.func);
     match merges {
