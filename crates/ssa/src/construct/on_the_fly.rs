@@ -32,8 +32,8 @@
 //! sealed without predecessors (it can never run), finishing with unsealed blocks.
 //!
 //! Invariants: every operation costs amortized constant time (hash look-ups; each
-//! `(variable, block)` pair is memoized at most once, and a value found in a block's only
-//! predecessor is not memoized: it is found again in one step), [`Builder::finish`] is linear
+//! `(variable, block)` pair is memoized at most once, and a value found within
+//! [`SHORT_WALK`] steps is not memoized: it is found again within as many), [`Builder::finish`] is linear
 //! in the function (and does nothing but reset when no phi was made); no allocation per block;
 //! the result depends only on the calls made, never on hash-map iteration order.
 
@@ -157,6 +157,9 @@ pub struct BuilderStats {
     pub phis_removed: usize,
     /// Phis made pending at sealed merge blocks (see the module docs).
     pub pending: usize,
+    /// Steps of look-ups from a block to its only predecessor: at most [`SHORT_WALK`] per
+    /// look-up, plus one per `(variable, block)` pair memoized.
+    pub walked: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -183,6 +186,11 @@ struct PhiInfo<V> {
     /// The next incomplete phi of its block ([`NO_PHI`]: the last).
     next: u32,
 }
+
+/// A look-up that walks at most this many blocks memoizes nothing: walking them again costs
+/// about what the memo entries would (a hash-map probe per block), so every look-up stays
+/// within this many steps plus a walk that is memoized (and never walked again).
+pub const SHORT_WALK: usize = 4;
 
 /// No phi (in [`Builder::phi_at`]).
 const NO_PHI: u32 = u32::MAX;
@@ -583,6 +591,7 @@ impl<V: PhiKey> Builder<V> {
         let info = &self.blocks[block.index()];
         if info.sealed && info.npreds == 1 {
             if let Some(v) = self.local(var, self.edges[info.first as usize].from) {
+                self.stats.walked += 1;
                 return self.resolve(v);
             }
         }
@@ -602,6 +611,7 @@ impl<V: PhiKey> Builder<V> {
                 }
                 1 => {
                     path.push(blk);
+                    self.stats.walked += 1;
                     blk = self.edges[info.first as usize].from;
                     if let Some(v) = self.local(var, blk) {
                         break self.resolve(v);
@@ -615,9 +625,9 @@ impl<V: PhiKey> Builder<V> {
                 _ => break self.new_phi(var, blk, State::Pending, sink),
             }
         };
-        // A value found in the block's only predecessor is found again in one step: memoize
-        // only longer walks (this halves the hash-map work on chains of blocks).
-        if path.len() > 1 {
+        // A value found within a few steps is found again within as many: memoize only longer
+        // walks (most walks are short, and their entries were most of the memo's size).
+        if path.len() > SHORT_WALK {
             for &b in &path {
                 self.set_memo(var, b, v);
             }

@@ -81,6 +81,37 @@ fn straight_line_and_a_diamond() {
     assert_eq!(ir.phis[&p].2, Some(vec![2, 1]));
 }
 
+/// A chain of single-predecessor blocks, the variable defined at its top and read in every
+/// block from the bottom up, then at the bottom again: each look-up walks at most
+/// [`SHORT_WALK`] steps plus steps it memoizes, so the chain is walked once, not once per read
+/// (wasmtime issue 4923's quadratic case).
+#[test]
+fn reads_up_a_long_chain_walk_it_once() {
+    const N: usize = 2000;
+    let (mut b, mut ir) = (Builder::new(), Ir::default());
+    let x = b.declare_var();
+    let blocks: Vec<Block> = (0..N).map(|_| b.create_block()).collect();
+    b.seal_block(blocks[0], &mut ir).unwrap();
+    b.def_var(x, blocks[0], 42).unwrap();
+    for w in blocks.windows(2) {
+        b.add_edge(w[0], w[1]).unwrap();
+        b.seal_block(w[1], &mut ir).unwrap();
+    }
+    let reads = blocks.iter().rev().chain([&blocks[N - 1]; 100]);
+    let mut n = 0;
+    for &blk in reads {
+        assert_eq!(b.use_var(x, blk, &mut ir).unwrap(), 42);
+        n += 1;
+    }
+    let walked = b.stats.walked;
+    assert!(
+        walked <= SHORT_WALK * n + N,
+        "{walked} steps for {n} reads of {N} blocks"
+    );
+    assert!(walked >= N - 1, "the first read walks the chain: {walked}");
+    b.finish(&mut ir).unwrap();
+}
+
 #[test]
 fn loop_header_phi_completed_at_sealing() {
     // entry: i = 0 ; h (unsealed): use i ; body: i = 7 -> h ; h -> exit.
