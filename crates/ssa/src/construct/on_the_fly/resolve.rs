@@ -34,6 +34,9 @@ pub(super) struct Resolve<V> {
     pend_by: Vec<u32>,
     /// Per variable: the pending phi of the block being looked at, or [`NO_PHI`].
     var_slot: Vec<u32>,
+    /// Per variable: whether it has a pending phi (only those variables are resolved: the
+    /// others' accesses cannot change a pending phi, since variables are independent).
+    pending_var: Vec<bool>,
     /// Per phi of the construction: the builder's phi and its value.
     phi_val: Vec<(u32, V)>,
     /// Per block: the operand of the phi being converted on the edge from it.
@@ -60,6 +63,7 @@ impl<V> Default for Resolve<V> {
             pend_start: Vec::new(),
             pend_by: Vec::new(),
             var_slot: Vec::new(),
+            pending_var: Vec::new(),
             phi_val: Vec::new(),
             by_pred: Vec::new(),
             build: Scratch::default(),
@@ -242,10 +246,17 @@ impl<V: PhiKey> Builder<V> {
         }
     }
 
-    /// Fills `rs.read`: the recorded accesses, block by block.
+    /// Fills `rs.read`: the recorded accesses of the variables with pending phis, block by
+    /// block.
     fn record(&self, rs: &mut Resolve<V>) {
         let n = self.blocks.len();
         let (phis, defs) = (&self.phis, &self.defs);
+        let pending_var = &mut rs.pending_var;
+        pending_var.clear();
+        pending_var.resize(self.num_vars as usize, false);
+        for &k in &self.pending {
+            pending_var[phis[k as usize].var.index()] = true;
+        }
         let phi_block = |k: usize| phis[k].block.index();
         group(
             n,
@@ -272,6 +283,9 @@ impl<V: PhiKey> Builder<V> {
             let in_b = rs.phi_start[b] as usize..rs.phi_start[b + 1] as usize;
             for &k in &rs.phis_by[in_b] {
                 let ph = &phis[k as usize];
+                if !pending_var[ph.var.index()] {
+                    continue;
+                }
                 match ph.state {
                     State::Complete => r.acc.push(Access::Def(ph.var, ph.value)),
                     State::Pending => r.acc.push(Access::UseInto(ph.var, k, ph.value)),
@@ -281,7 +295,9 @@ impl<V: PhiKey> Builder<V> {
             let in_b = rs.def_start[b] as usize..rs.def_start[b + 1] as usize;
             for &i in &rs.defs_by[in_b] {
                 let (_, var, v): (Block, Var, V) = defs[i as usize];
-                r.acc.push(Access::Def(var, self.resolve(v)));
+                if pending_var[var.index()] {
+                    r.acc.push(Access::Def(var, self.resolve(v)));
+                }
             }
             r.block.resize(r.acc.len(), Block::new(b));
         }
