@@ -142,7 +142,13 @@ stage_note() {
     conformance) grep -E 'conformance:' "$log" | tail -n 1 ;;
     corpus) grep -E '^total ' "$log" | awk '{printf "%s modules, %s MB", $2, $3}' ;;
     roundtrip) tail -n 1 "$log" ;;
-    difftest|difftest-o1|torture|apps|playground) tail -n 1 "$log" ;;
+    difftest|difftest-o1|torture|apps)  # every part's cells (a stage runs the script twice)
+      if grep -qE '^cells: ' "$log"; then
+        grep -E '^cells: ' "$log" | awk '{p+=$2; f+=$4} END {printf "cells: %d passed, %d failed", p, f}'
+      else
+        tail -n 1 "$log"
+      fi ;;
+    playground) tail -n 1 "$log" ;;
     *) [ "$2" -eq 0 ] && echo ok || tail -n 1 "$log" ;;
   esac
 }
