@@ -101,8 +101,8 @@ pub enum FrontendError {
     Unterminated(Vec<Block>),
     /// [`FunctionBuilder::finish`] with no block at all.
     NoBlocks,
-    /// More temps than 2^31, or more immediates defined as variables' values than 2^31 (see
-    /// [`Val`]).
+    /// More than 2^31 temps, or more than 2^31 distinct immediates given to
+    /// [`FunctionBuilder::def_var`] (the builder holds values in 32 bits).
     TooManyTemps,
 }
 
