@@ -360,16 +360,6 @@ impl Term {
         }
     }
 
-    /// The number of targets (edges) of [`Term::targets`].
-    pub fn num_targets(&self) -> usize {
-        match self {
-            Term::Jump(_) => 1,
-            Term::Branch { .. } => 2,
-            Term::Switch { cases, .. } => cases.len() + 1,
-            Term::Return(_) => 0,
-        }
-    }
-
     /// Target `slot` in the order of [`Term::targets`], without collecting them all.
     pub fn target(&self, slot: usize) -> Option<&Target> {
         match self {

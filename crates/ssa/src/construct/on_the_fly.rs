@@ -33,9 +33,10 @@
 //!
 //! Invariants: every operation costs amortized constant time (hash look-ups; each
 //! `(variable, block)` pair is memoized at most once, and a value found within
-//! [`SHORT_WALK`] steps is not memoized: it is found again within as many), [`Builder::finish`] is linear
-//! in the function (and does nothing but reset when no phi was made); no allocation per block;
-//! the result depends only on the calls made, never on hash-map iteration order.
+//! [`SHORT_WALK`] steps is not memoized: it is found again within as many),
+//! [`Builder::finish`] is linear in the function (and does nothing but reset when no phi was
+//! made); no allocation per block; the result depends only on the calls made, never on
+//! hash-map iteration order.
 
 use std::fmt;
 use std::hash::Hash;
@@ -587,17 +588,25 @@ impl<V: PhiKey> Builder<V> {
             return self.resolve(v);
         }
         // The most common case, found one step up a sealed single-predecessor edge, needs no
-        // path (and would memoize nothing).
+        // path (and would memoize nothing); otherwise the walk goes on from that predecessor,
+        // already looked at.
         let info = &self.blocks[block.index()];
+        let mut first_step = None;
         if info.sealed && info.npreds == 1 {
-            if let Some(v) = self.local(var, self.edges[info.first as usize].from) {
-                self.stats.walked += 1;
+            let pred = self.edges[info.first as usize].from;
+            self.stats.walked += 1;
+            if let Some(v) = self.local(var, pred) {
                 return self.resolve(v);
             }
+            first_step = Some(pred);
         }
         let mut path = std::mem::take(&mut self.path);
         path.clear();
         let mut blk = block;
+        if let Some(pred) = first_step {
+            path.push(block);
+            blk = pred;
+        }
         let v = loop {
             let info = &self.blocks[blk.index()];
             if !info.sealed {
