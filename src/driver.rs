@@ -387,7 +387,7 @@ fn stream(
 ) -> Result<JobReport, JobError> {
     let n = ctx.functions.len();
     let targets = if ctx.has_blockaddress {
-        targets(source, ctx)
+        targets(ctx)
     } else {
         Vec::new()
     };
@@ -653,25 +653,12 @@ fn block_addresses<'b>(
     Ok(ba.as_ref().expect("just set"))
 }
 
-/// The functions `blockaddress` may name, by index: every defined function the input names
-/// right after `blockaddress(` (one scan of the input, strings and comments included, so a
-/// superset), sorted.
-fn targets(source: &[u8], ctx: &ModuleCtx) -> Vec<usize> {
-    let mut keys = printer::BlockAddresses::targets(source);
-    keys.extend(ctx.blockaddrs.iter().map(|u| u.func.to_vec()));
-    let mut out: Vec<usize> = keys
-        .iter()
-        .filter_map(|k| ctx.globals.get(k.as_slice()))
-        .filter(|s| s.is_definition && s.kind == module::GlobalKind::Function)
-        .filter_map(|s| {
-            let i = ctx.functions.partition_point(|f| f.start <= s.at);
-            let f = ctx.functions.get(i.checked_sub(1)?)?;
-            (s.at < f.end).then_some(i - 1)
-        })
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+/// The functions `blockaddress` may name, by index (the reader marks them), in order.
+fn targets(ctx: &ModuleCtx) -> Vec<usize> {
+    let spans = ctx.functions.iter().enumerate();
+    spans
+        .filter_map(|(i, f)| f.blockaddress_target.then_some(i))
+        .collect()
 }
 
 /// The error a sequential run reports: the first parse error in file order, else all input

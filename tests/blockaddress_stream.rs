@@ -146,3 +146,35 @@ fn a_failing_target_reports_what_a_sequential_run_reports() {
         }
     }
 }
+
+/// LLVM reads `blockaddress (@f, %N)` with blanks before the parenthesis: the scans that find
+/// the functions a `blockaddress` names must too, or a forward use of a block fails to read
+/// and a numbered block is not renumbered. A comment in that place is refused with a clear
+/// error (LLVM reads it; no printer writes it).
+#[test]
+fn blockaddress_with_blanks_before_its_parenthesis() {
+    let src = "@t = global ptr blockaddress \t(@f, %l2)\n\
+               define ptr @f(i32 %x) {\n\
+               entry:\n  %a = alloca i32\n  store i32 %x, ptr %a\n  br label %1\n\
+               1:\n  br label %l2\n\
+               l2:\n  %v = load i32, ptr %a\n  ret ptr blockaddress\n  (@f, %1)\n}\n";
+    let want = whole(src, "mem2reg");
+    let text = String::from_utf8(want.clone()).unwrap();
+    assert!(text.contains("ret ptr blockaddress\n  (@f, %0)"), "{text}");
+    for threads in [1, 2] {
+        assert_eq!(streamed(src, "mem2reg", threads).expect("runs"), want);
+    }
+    let commented = src.replace("blockaddress\n  (@f", "blockaddress ; c\n (@f");
+    match streamed(&commented, "mem2reg", 1) {
+        Err(JobError::Parse(e)) => {
+            let shown = e.render("x.ll");
+            assert!(
+                shown.contains(
+                    "x.ll:12:2: error: a comment between 'blockaddress' and '(' is not supported"
+                ),
+                "{shown}"
+            );
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}

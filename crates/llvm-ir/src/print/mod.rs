@@ -510,9 +510,9 @@ pub fn print_module(m: &Module, threads: crate::Threads) -> Vec<u8> {
     crate::print::module_writer::write_module(m, threads)
 }
 
-/// The first index of `blockaddress(` in `h` (scanning for its `k`, rare in IR).
-fn find_kw(h: &[u8]) -> Option<usize> {
-    crate::util::bytes::find_sub_at(h, BA_KW, 4)
+/// The first `blockaddress (` in `h`: where the keyword starts and the index after its `(`.
+fn find_kw(h: &[u8]) -> Option<(usize, usize)> {
+    crate::util::bytes::find_blockaddress(h)
 }
 
 /// The first index of a [`BA_MARK`] in `h` (scanning for its NUL, which IR text never holds).
@@ -563,7 +563,6 @@ impl FunctionBlocks {
 
 /// Marks a deferred `blockaddress` constant in printed text (see [`BlockAddresses`]).
 const BA_MARK: &[u8] = b"\x00\x02BA";
-const BA_KW: &[u8] = b"blockaddress(";
 
 impl BlockAddresses {
     /// The map for `m`, or `None` when the module has no `blockaddress`.
@@ -609,8 +608,8 @@ impl BlockAddresses {
     pub fn targets(text: &[u8]) -> Vec<Vec<u8>> {
         let mut keys = Vec::new();
         let mut from = 0;
-        while let Some(p) = find_kw(&text[from..]) {
-            let (g_start, i) = named_function(text, from + p + BA_KW.len());
+        while let Some((p, open)) = find_kw(&text[from..]) {
+            let (g_start, i) = named_function(text, from + open);
             if i > g_start + 1 {
                 keys.push(crate::ir::module_info::global_key(&text[g_start..i]).into_owned());
             }
@@ -668,18 +667,18 @@ impl BlockAddresses {
 
     /// `text` with every `blockaddress(@f, %N)` renumbered.
     pub fn rewrite<'t>(&self, text: &'t [u8]) -> std::borrow::Cow<'t, [u8]> {
-        let Some(mut at) = find_kw(text) else {
+        let Some((_, mut open)) = find_kw(text) else {
             return std::borrow::Cow::Borrowed(text);
         };
         let mut out = Vec::with_capacity(text.len());
         let mut copied = 0;
         loop {
-            let (g_start, mut i) = named_function(text, at + BA_KW.len());
+            let (g_start, mut i) = named_function(text, open);
             // `blockaddress(` inside a string or a comment names no function.
             if i <= g_start + 1 {
                 match find_kw(&text[i..]) {
-                    Some(p) => {
-                        at = i + p;
+                    Some((_, o)) => {
+                        open = i + o;
                         continue;
                     }
                     None => break,
@@ -709,7 +708,7 @@ impl BlockAddresses {
                 }
             }
             match find_kw(&text[i..]) {
-                Some(p) => at = i + p,
+                Some((_, o)) => open = i + o,
                 None => break,
             }
         }

@@ -106,6 +106,27 @@ pub fn find_sub_at(h: &[u8], n: &[u8], k: usize) -> Option<usize> {
     None
 }
 
+/// The first `blockaddress` keyword in `h` that opens a constant: the keyword, any ASCII
+/// whitespace, then `(` (as LLVM's lexer reads it; the reader refuses a comment in between, so
+/// every scan agrees with the parser). Returns the keyword's start and the index after the
+/// `(`. Naive loop: try every start, in order.
+pub fn find_blockaddress(h: &[u8]) -> Option<(usize, usize)> {
+    const KW: &[u8] = b"blockaddress";
+    let mut from = 0;
+    while let Some(p) = find_sub_at(&h[from..], KW, 4) {
+        let start = from + p;
+        let mut i = start + KW.len();
+        while h.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
+            i += 1;
+        }
+        if h.get(i) == Some(&b'(') {
+            return Some((start, i + 1));
+        }
+        from = start + 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +157,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn blockaddress_is_found_with_whitespace_before_its_parenthesis() {
+        assert_eq!(find_blockaddress(b"x blockaddress(@f"), Some((2, 15)));
+        assert_eq!(find_blockaddress(b"blockaddress \n\t(@f"), Some((0, 16)));
+        assert_eq!(find_blockaddress(b"@blockaddress_x(), blockaddress"), None);
+        assert_eq!(
+            find_blockaddress(b"blockaddress x blockaddress ("),
+            Some((15, 29))
+        );
     }
 }

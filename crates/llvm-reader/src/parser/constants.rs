@@ -425,7 +425,18 @@ fn parse_keyword_const<'a, H: Host<'a>>(h: &mut H, ty: Type) -> PResult<ConstKin
             }
         }
         b"blockaddress" => {
-            h.c().bump();
+            let kw = h.c().bump();
+            // The scans that find `blockaddress` without parsing (whether a module has one,
+            // which functions it names) read the keyword, whitespace, then `(`.
+            let open = h.c().at();
+            if h.c().kind() == Tok::LParen
+                && !h.c().src[kw.end as usize..open].trim_ascii().is_empty()
+            {
+                return h.c().err_at(
+                    open,
+                    "a comment between 'blockaddress' and '(' is not supported",
+                );
+            }
             h.c()
                 .expect(Tok::LParen, "expected '(' in block address expression")?;
             let f = h.c().bump();

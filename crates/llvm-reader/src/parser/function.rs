@@ -298,7 +298,7 @@ pub fn read_function(
     // generated code may name all): growing a large map re-files every name at random.
     r.names.reserve(insts);
     let res = r.read_define();
-    if res.is_ok() && ctx.has_blockaddress {
+    if res.is_ok() && span.blockaddress_target {
         r.facts.locals = r.locals();
     }
     (res.map(|()| r.f), r.facts)

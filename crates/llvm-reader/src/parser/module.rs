@@ -41,6 +41,10 @@ pub struct FunctionSpan {
     pub end: u32,
     /// The attribute group `#N` of the header's function attributes, if any.
     pub attrs: Option<u32>,
+    /// Whether a `blockaddress` may name this function (see [`mark_blockaddress_targets`]):
+    /// only these bodies list their locals for the module-end checks, and a streaming
+    /// printer waits only for these bodies' block numbering.
+    pub blockaddress_target: bool,
 }
 
 /// The read-only module context function bodies are read and changed against: what passes
@@ -118,6 +122,29 @@ pub(super) struct ModuleReader<'a> {
     plain_location_scope: u32,
 }
 
+/// Marks the functions a `blockaddress` may name: every defined function the input names right
+/// after `blockaddress (` (one scan of the input, strings and comments included, so a
+/// superset of those named by `blockaddress` constants), and those of `module_uses`.
+fn mark_blockaddress_targets(
+    src: &[u8],
+    globals: &SymbolMap<GlobalSym>,
+    module_uses: &[BlockAddressUse],
+    functions: &mut [FunctionSpan],
+) {
+    let scanned = llvm_ir::print::BlockAddresses::targets(src);
+    let keys = scanned.iter().map(|k| &k[..]);
+    for key in keys.chain(module_uses.iter().map(|u| &u.func[..])) {
+        let Some(s) = globals.get(key) else { continue };
+        if !s.is_definition || s.kind != GlobalKind::Function {
+            continue;
+        }
+        let i = functions.partition_point(|f| f.start <= s.at);
+        if let Some(f) = i.checked_sub(1).and_then(|i| functions.get_mut(i)) {
+            f.blockaddress_target |= s.at < f.end;
+        }
+    }
+}
+
 /// Whether the input uses `blockaddress(` anywhere, found in one pass over the input that
 /// rides on the scans the reader makes anyway: function bodies are scanned while their ends
 /// are found ([`scan::skip_body`]), the text between them here.
@@ -134,8 +161,7 @@ impl BlockAddressScan {
     /// Scans the text from the last body's end to the end of `upto` (the input so far).
     fn note_text(&mut self, upto: &[u8]) {
         if !self.seen && self.scanned_to < upto.len() {
-            self.seen = llvm_ir::util::bytes::find_sub(&upto[self.scanned_to..], b"blockaddress(")
-                .is_some();
+            self.seen = llvm_ir::util::bytes::find_blockaddress(&upto[self.scanned_to..]).is_some();
         }
         self.scanned_to = self.scanned_to.max(upto.len());
     }
@@ -803,6 +829,7 @@ impl<'a> ModuleReader<'a> {
             start: start as u32,
             end: end as u32,
             attrs: self.header_attrs,
+            blockaddress_target: false,
         });
         self.c.seek(end);
         Ok(end)
@@ -837,6 +864,14 @@ impl<'a> ModuleReader<'a> {
         let late = self.late_errors();
         let mut blockaddress = std::mem::take(&mut self.blockaddress);
         blockaddress.note_text(self.c.src);
+        if blockaddress.seen {
+            mark_blockaddress_targets(
+                self.c.src,
+                &self.globals,
+                &self.blockaddrs,
+                &mut self.functions,
+            );
+        }
         let declared = self.globals.keys().cloned().collect();
         let newer_llvm = self.globals.iter().any(|(name, g)| {
             name.starts_with(b"llvm.lifetime.")

@@ -99,8 +99,9 @@ pub struct BodyFacts {
     pub late: Vec<Late>,
     /// `blockaddress` uses naming other functions.
     pub blockaddrs: Vec<BlockAddressUse>,
-    /// With `blockaddress` in the module: every local name of the body, where it is defined,
-    /// and whether it is a block.
+    /// For a function a `blockaddress` may name ([`super::module::FunctionSpan`]'s
+    /// `blockaddress_target`): every local name of the body, where it is defined, and whether
+    /// it is a block, sorted.
     pub locals: Vec<(Box<[u8]>, u32, bool)>,
     /// Offset just past the body.
     pub end: u32,
@@ -172,7 +173,12 @@ impl<'c> ModuleEnd<'c> {
         self.seen_record |= facts.first_record.is_some();
         self.seen_call |= facts.first_dbg_call.is_some();
         self.late.extend(facts.late);
-        if self.ctx.has_blockaddress {
+        if self
+            .ctx
+            .functions
+            .get(i)
+            .is_some_and(|f| f.blockaddress_target)
+        {
             self.locals.insert(facts.key, facts.locals);
         }
         Ok(())

@@ -101,7 +101,7 @@ pub fn skip_body(src: &[u8], open: usize) -> (usize, bool) {
                     return (i + 1, blockaddress);
                 }
             }
-            b'(' => blockaddress |= src[..i].ends_with(KEYWORD),
+            b'(' => blockaddress |= src[..i].trim_ascii_end().ends_with(KEYWORD),
             b'"' => match find_byte(&src[i + 1..], b'"') {
                 Some(p) => i += p + 1,
                 None => return (src.len(), blockaddress),
@@ -161,6 +161,7 @@ mod tests {
         assert_eq!(body(b"{ ret ptr blockaddress(@f, %b) }"), (32, true));
         assert!(!body(b"{ ; blockaddress(\n call void asm \"blockaddress(\", \"\"() }").1);
         assert!(!body(b"{ call void @blockaddress_like() }").1);
+        assert!(body(b"{ ret ptr blockaddress \n (@f, %b) }").1);
     }
 
     #[test]
