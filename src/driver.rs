@@ -4,7 +4,9 @@
 //! order: read the body, verify it, run every pass on it, print it, and hand the text over;
 //! the calling thread writes module text and finished functions in module order through a
 //! [`ModuleWriter`], which numbers metadata and attribute groups as it goes (as LLVM's slot
-//! tracker does), and frees each function once written. Workers stay at most [`WINDOW`]
+//! tracker does), and frees each function once written. While the function it is to write is
+//! not done, the writer works as a worker does, so `--threads=N` runs N - 1 workers beside it
+//! (and `--threads=1` none: one thread, no hand-over). Workers stay at most [`WINDOW`]
 //! functions ahead of the writer, so memory is the module context plus a few functions, not
 //! the whole IR.
 //!
@@ -218,7 +220,9 @@ fn process(
     })
 }
 
-/// The work shared by workers and the writer.
+/// The work shared by workers and the writer (which helps the workers while it waits: with
+/// `--threads=N` there are N - 1 workers, so N threads do the work, and one thread does it all
+/// without waking another).
 ///
 /// Invariants: `next` only grows; a worker owns functions `[claimed, claimed + k)` it took
 /// with one `fetch_add` on `next` (a chunk: consecutive functions worth about [`CHUNK_BYTES`]
@@ -226,7 +230,10 @@ fn process(
 /// when it took their index in `targets` from `next_target` (every worker takes targets
 /// before chunks); `state.slots[i]` is filled once by the owner of `i` and taken once by the
 /// writer.
-struct Shared {
+struct Shared<'a> {
+    source: &'a Arc<[u8]>,
+    ctx: &'a ModuleCtx,
+    opts: &'a JobOptions,
     /// The target functions (sorted), and by function whether it is one.
     targets: Vec<usize>,
     is_target: Vec<bool>,
@@ -299,12 +306,12 @@ fn run_one(
 
 /// Processes the next unclaimed target, if any is left: outside the window, since the writer
 /// may need its numbering before it writes anything.
-fn target_step(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions) -> bool {
+fn target_step(shared: &Shared) -> bool {
     let k = shared.next_target.fetch_add(1, Ordering::Relaxed);
     let Some(&i) = shared.targets.get(k) else {
         return false;
     };
-    let mut r = run_one(source, ctx, i, opts, true);
+    let mut r = run_one(shared.source, shared.ctx, i, shared.opts, true);
     let blocks = r.as_mut().ok().and_then(|d| d.blocks.take());
     let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
     g.slots[i] = Some(Box::new(r));
@@ -316,44 +323,49 @@ fn target_step(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobO
     true
 }
 
-fn worker(shared: &Shared, source: &Arc<[u8]>, ctx: &ModuleCtx, opts: &JobOptions) {
-    loop {
-        if shared.abort.load(Ordering::Relaxed) {
-            return;
-        }
-        if target_step(shared, source, ctx, opts) {
-            continue;
-        }
-        let chunk = claim(shared, &ctx.functions);
-        if chunk.is_empty() {
-            return;
-        }
-        if chunk.end > shared.written.load(Ordering::Acquire) + WINDOW {
-            let mut g = shared.state.lock().expect("lock");
-            g.waiting += 1;
-            while chunk.end > shared.written.load(Ordering::Acquire) + WINDOW
-                && !shared.abort.load(Ordering::Relaxed)
-            {
-                g = shared.space.wait(g).expect("lock");
-            }
-            g.waiting -= 1;
-        }
-        let mut results = Vec::with_capacity(chunk.len());
-        for i in chunk.clone().filter(|&i| !shared.is_target[i]) {
-            results.push((i, run_one(source, ctx, i, opts, false)));
-        }
-        let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
-        for (i, r) in results {
-            g.slots[i] = Some(Box::new(r));
-        }
-        if chunk.contains(&g.wanted) && !shared.is_target[g.wanted] {
-            shared.done.notify_one();
-        }
+fn worker(shared: &Shared) {
+    while !shared.abort.load(Ordering::Relaxed) && work_step(shared, true) {}
+}
+
+/// Processes the next target, else the next chunk of functions; false when none is left to
+/// claim. `wait`: whether to wait for the writer to move the window first (a worker does; the
+/// writer, helping while its function is not done, does not).
+fn work_step(shared: &Shared, wait: bool) -> bool {
+    if target_step(shared) {
+        return true;
     }
+    let chunk = claim(shared, &shared.ctx.functions);
+    if chunk.is_empty() {
+        return false;
+    }
+    if wait && chunk.end > shared.written.load(Ordering::Acquire) + WINDOW {
+        let mut g = shared.state.lock().expect("lock");
+        g.waiting += 1;
+        while chunk.end > shared.written.load(Ordering::Acquire) + WINDOW
+            && !shared.abort.load(Ordering::Relaxed)
+        {
+            g = shared.space.wait(g).expect("lock");
+        }
+        g.waiting -= 1;
+    }
+    let (source, ctx, opts) = (shared.source, shared.ctx, shared.opts);
+    let mut results = Vec::with_capacity(chunk.len());
+    for i in chunk.clone().filter(|&i| !shared.is_target[i]) {
+        results.push((i, run_one(source, ctx, i, opts, false)));
+    }
+    let mut g = shared.state.lock().unwrap_or_else(|e| e.into_inner());
+    for (i, r) in results {
+        g.slots[i] = Some(Box::new(r));
+    }
+    if chunk.contains(&g.wanted) && !shared.is_target[g.wanted] {
+        shared.done.notify_one();
+    }
+    true
 }
 
 /// The writer's side: waits for function `i`, takes it and moves the window past it.
 fn take_done(shared: &Shared, i: usize) -> Result<Done, Fail> {
+    while shared.state.lock().expect("lock").slots[i].is_none() && work_step(shared, false) {}
     let mut g = shared.state.lock().expect("lock");
     let r = loop {
         if let Some(r) = g.slots[i].take() {
@@ -396,6 +408,9 @@ fn stream(
         is_target[i] = true;
     }
     let shared = Shared {
+        source,
+        ctx,
+        opts,
         targets,
         is_target,
         next_target: AtomicUsize::new(0),
@@ -413,13 +428,14 @@ fn stream(
         written: AtomicUsize::new(0),
         abort: AtomicBool::new(false),
     };
-    let threads = opts.run.threads.get().min(n.max(1));
+    // The writer is the last of the threads.
+    let workers = opts.run.threads.get().min(n.max(1)) - 1;
     let mut failed: Option<Fail> = None;
     let mut times = [Duration::ZERO; 4];
     let t_phase = Instant::now();
     let res: Result<(), JobError> = std::thread::scope(|s| {
-        for _ in 0..threads {
-            reader::s_spawn(s, || worker(&shared, source, ctx, opts));
+        for _ in 0..workers {
+            reader::s_spawn(s, || worker(&shared));
         }
         let r = write_items(
             &shared,
@@ -633,7 +649,12 @@ fn block_addresses<'b>(
         let mut g = shared.state.lock().expect("lock");
         g.wants_targets = true;
         while g.targets_done < shared.targets.len() {
-            g = shared.done.wait(g).expect("lock");
+            drop(g);
+            let helped = target_step(shared);
+            g = shared.state.lock().expect("lock");
+            if !helped && g.targets_done < shared.targets.len() {
+                g = shared.done.wait(g).expect("lock");
+            }
         }
         g.wants_targets = false;
         // A target the writer has not taken yet that failed: its error, or an earlier one.
