@@ -234,6 +234,13 @@ impl<'a> Lexer<'a> {
     fn skip_blanks(&self, mut i: usize) -> usize {
         const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
         let s = self.src;
+        // Most tokens follow no blank (`,` `)` after a name) or one space: two byte tests.
+        for _ in 0..2 {
+            match s.get(i) {
+                Some(&c) if is(c, BLANK) => i += 1,
+                _ => return i,
+            }
+        }
         while let Some(w) = s.get(i..i + 8) {
             let x = u64::from_le_bytes(w.try_into().expect("eight bytes")) ^ SPACES;
             // The first byte that is not a space (little-endian: the lowest nonzero byte).
