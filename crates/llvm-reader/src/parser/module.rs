@@ -41,9 +41,10 @@ pub struct FunctionSpan {
     pub end: u32,
     /// The attribute group `#N` of the header's function attributes, if any.
     pub attrs: Option<u32>,
-    /// Whether a `blockaddress` may name this function (see [`mark_blockaddress_targets`]):
-    /// only these bodies list their locals for the module-end checks, and a streaming
-    /// printer waits only for these bodies' block numbering.
+    /// Whether a `blockaddress` may name this function: the input names it right after
+    /// `blockaddress (` somewhere (one scan of the input, strings and comments included, so a
+    /// superset). Only these bodies list their locals for the module-end checks, and a
+    /// streaming printer waits only for these bodies' block numbering.
     pub blockaddress_target: bool,
 }
 
