@@ -399,7 +399,7 @@ fn run(args: &Args) -> Result<(), String> {
         let file = create_temp(&tmp, perms)
             .map_err(|e| format!("mem2reg: {}: error: {}\n", shown.display(), io_reason(&e)))?;
         let mut w = FileOut {
-            w: std::io::BufWriter::with_capacity(1 << 20, file),
+            w: std::io::BufWriter::with_capacity(1 << 16, file),
             path: tmp.clone(),
         };
         let r = run_job(source, &opts, &mut w).and_then(|r| {
@@ -607,7 +607,7 @@ impl llvm_ir::print::module_writer::Output for FileOut {
             let _ = std::fs::remove_file(&second);
         }
         copied?;
-        self.w = std::io::BufWriter::with_capacity(1 << 20, dst);
+        self.w = std::io::BufWriter::with_capacity(1 << 16, dst);
         Ok(())
     }
 }
