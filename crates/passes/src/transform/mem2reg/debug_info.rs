@@ -558,11 +558,9 @@ fn location_line(text: &[u8]) -> u64 {
     let Some(rest) = text.strip_prefix(b"!DILocation(line: ") else {
         return 0;
     };
-    let n = rest.iter().take_while(|c| c.is_ascii_digit()).count();
-    std::str::from_utf8(&rest[..n])
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
+    // The digits' value (an index key only: a value past u64 wraps, which only merges buckets).
+    (rest.iter().take_while(|c| c.is_ascii_digit()))
+        .fold(0u64, |n, &c| n.wrapping_mul(10).wrapping_add(u64::from(c - b'0')))
 }
 
 /// The number of the function's existing location equal to `l`, if any. (A location without
