@@ -559,8 +559,9 @@ fn location_line(text: &[u8]) -> u64 {
         return 0;
     };
     // The digits' value (an index key only: a value past u64 wraps, which only merges buckets).
-    (rest.iter().take_while(|c| c.is_ascii_digit()))
-        .fold(0u64, |n, &c| n.wrapping_mul(10).wrapping_add(u64::from(c - b'0')))
+    (rest.iter().take_while(|c| c.is_ascii_digit())).fold(0u64, |n, &c| {
+        n.wrapping_mul(10).wrapping_add(u64::from(c - b'0'))
+    })
 }
 
 /// The number of the function's existing location equal to `l`, if any. (A location without
