@@ -30,6 +30,8 @@ Sections (--sections, comma-separated, default all):
           same real modules and gen_scale.py chain 1000 100 (the bar: 0.2x).
   growth  gen_scale.py shapes ladder/nest/switch/chain at N = --sizes (1000,4000,16000),
           V = 100: time per size and growth factor per 4x N, ours and opt-19's (mem2reg).
+          Ours' runs of a size come in a row, then opt's (not alternated: each tool's growth
+          with its own data in the caches).
           opt is stopped after --opt-timeout seconds (default 300) and reported as
           "timed out at T s"; --skip-opt nest:16000,... does not run opt there at all
           (opt-19 on nest N=16000 takes ~218 s and 4.8 GB).
@@ -151,9 +153,10 @@ class Bench:
     def out(self, tag):
         return os.path.join(self.tmp, tag + ".ll")
 
-    def pair(self, ours_cmd, opt_cmd, runs, opt_timeout=None, skip_opt=False):
+    def pair(self, ours_cmd, opt_cmd, runs, opt_timeout=None, skip_opt=False, alternate=True):
         """Alternate ours and opt for `runs` runs (more for short commands: MIN_SECONDS);
-        returns dict of medians."""
+        returns dict of medians. With alternate=False, all of ours' runs come first, then
+        opt's (so opt's runs do not evict ours' data from the caches between two of ours)."""
         res = {"ours": [], "opt": []}
         status = {"ours": "ok", "opt": "ok" if not skip_opt else "skipped"}
 
@@ -163,20 +166,22 @@ class Bench:
                 return True
             return len(xs) < MAX_RUNS and sum(w for w, _ in xs) < MIN_SECONDS
 
-        while any(status[side] == "ok" and cmd is not None and wants(side)
-                  for side, cmd in (("ours", ours_cmd), ("opt", opt_cmd))):
-            for side, cmd, to in (("ours", ours_cmd, self.args.timeout), ("opt", opt_cmd, opt_timeout)):
-                if status[side] != "ok" or cmd is None or not wants(side):
-                    continue
-                o = self.out(side)
-                w, r, st = measure_once(cmd + ["-o", o], to, o)
-                if st != "ok":
-                    status[side] = st
-                    res[side] = [(w, r)]
-                    if side == "ours":
-                        self.ours_failed = True
-                    continue
-                res[side].append((w, r))
+        sides = (("ours", ours_cmd, self.args.timeout), ("opt", opt_cmd, opt_timeout))
+        # Alternating, a round takes one run of each side; else each side's runs come in turn.
+        for group in ([sides] if alternate else [sides[:1], sides[1:]]):
+            while any(status[side] == "ok" and cmd is not None and wants(side) for side, cmd, _ in group):
+                for side, cmd, to in group:
+                    if status[side] != "ok" or cmd is None or not wants(side):
+                        continue
+                    o = self.out(side)
+                    w, r, st = measure_once(cmd + ["-o", o], to, o)
+                    if st != "ok":
+                        status[side] = st
+                        res[side] = [(w, r)]
+                        if side == "ours":
+                            self.ours_failed = True
+                        continue
+                    res[side].append((w, r))
         out = {}
         for side in ("ours", "opt"):
             xs = res[side]
@@ -400,7 +405,7 @@ def section_growth(b, shapes, sizes, v):
     a = b.args
     skip = {tuple(x.split(":")) for x in a.skip_opt.split(",") if ":" in x}
     print(f"\n== growth: mem2reg IN -o OUT  vs  opt-19 -passes=mem2reg -S  on gen_scale.py SHAPE N {v}"
-          f"  (median of {a.runs}+ runs, more until they add up to {MIN_SECONDS:g} s; 'x4' = time growth when N grows 4x; linear = 4.0)")
+          f"  (median of {a.runs}+ runs, more until they add up to {MIN_SECONDS:g} s, ours in a row, then opt's; 'x4' = time growth when N grows 4x; linear = 4.0)")
     print(f"{'shape':<7} {'N':>6} {'MB':>6} {'ours s':>9} {'x4':>6} {'ours MiB':>9} {'opt s':>13} {'x4':>6} {'opt MiB':>9} {'time':>7}")
     rows = []
     for shape in shapes:
@@ -408,8 +413,9 @@ def section_growth(b, shapes, sizes, v):
         for n in sizes:
             f = scale_input(shape, n, v)
             skip_opt = (shape, str(n)) in skip
+            # Ours' runs in a row, then opt's: growth is each tool's own, caches included.
             r = b.pair(b.tool + [f], [a.opt, "-passes=mem2reg", "-S", f], a.runs,
-                       opt_timeout=a.opt_timeout, skip_opt=skip_opt)
+                       opt_timeout=a.opt_timeout, skip_opt=skip_opt, alternate=False)
             go = growth_factor(prev and prev["ours"], r["ours"])
             gp = growth_factor(prev and prev["opt"], r["opt"])
             r["ours"]["growth_x4"] = round(go, 2) if go else None
