@@ -363,7 +363,8 @@ fn work_step(shared: &Shared, wait: bool) -> bool {
     true
 }
 
-/// The writer's side: waits for function `i`, takes it and moves the window past it.
+/// The writer's side: until function `i` is done, works as a worker does (while there is
+/// work to claim), else waits for it; then takes it and moves the window past it.
 fn take_done(shared: &Shared, i: usize) -> Result<Done, Fail> {
     while shared.state.lock().expect("lock").slots[i].is_none() && work_step(shared, false) {}
     let mut g = shared.state.lock().expect("lock");
