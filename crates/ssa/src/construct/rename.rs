@@ -254,8 +254,30 @@ pub struct Incoming<V, L> {
     pub list: Vec<(V, Block)>,
     /// Per phi, its range of `list`.
     pub ranges: Vec<Range<u32>>,
-    /// Per phi, its merged location.
+    /// Per phi, its merged location, up to the last phi whose location is not the default:
+    /// phis past its end have the default (without locations it stays empty, so a function
+    /// with a million phis and no debug information spends nothing on them). Read it with
+    /// [`Incoming::loc`].
     pub locs: Vec<L>,
+}
+
+impl<V, L: Copy + Default> Incoming<V, L> {
+    /// Phi `k`'s merged location (the default when it has none).
+    #[inline]
+    pub fn loc(&self, k: usize) -> L {
+        self.locs.get(k).copied().unwrap_or_default()
+    }
+}
+
+/// Sets `locs[k]` to `loc` in a list whose missing tail is the default: grows it only for a
+/// location that is not the default.
+fn set_loc<L: Copy + Default + PartialEq>(locs: &mut Vec<L>, k: usize, loc: L) {
+    if let Some(l) = locs.get_mut(k) {
+        *l = loc;
+    } else if loc != L::default() {
+        locs.resize(k, L::default());
+        locs.push(loc);
+    }
 }
 
 impl<V, L> Default for Incoming<V, L> {
@@ -313,7 +335,12 @@ pub struct RenameBuffers<V, L> {
     trav: Traversal,
     trav_work: TraverseWork,
     cur: Vec<Cur<V, L>>,
-    undo: Vec<(u32, Cur<V, L>)>,
+    /// The undo log: a variable and the value and phi it had.
+    undo: Vec<(u32, V, PhiAt)>,
+    /// The locations of the log's entries whose location is not the default: entry index
+    /// and location, in log order (on a function without debug information it stays empty,
+    /// and a log entry costs 16 bytes with a 4-byte value).
+    undo_locs: Vec<(u32, L)>,
     used: Vec<bool>,
     renamed: Vec<u32>,
     /// Per edge `pred -> succ` into a phi block (key [`ends_key`]): its row in `end_vals`.
@@ -339,6 +366,7 @@ impl<V, L> Default for RenameBuffers<V, L> {
             trav_work: TraverseWork::default(),
             cur: Vec::new(),
             undo: Vec::new(),
+            undo_locs: Vec::new(),
             used: Vec::new(),
             renamed: Vec::new(),
             ends: PairMap::default(),
@@ -355,7 +383,8 @@ impl<V, L> Default for RenameBuffers<V, L> {
 /// The walk's state: each variable's [`Cur`], and the undo log; which phis uses read.
 struct State<'b, V, L> {
     cur: &'b mut Vec<Cur<V, L>>,
-    undo: &'b mut Vec<(u32, Cur<V, L>)>,
+    undo: &'b mut Vec<(u32, V, PhiAt)>,
+    undo_locs: &'b mut Vec<(u32, L)>,
     used: &'b mut Vec<bool>,
     renamed: &'b mut Vec<u32>,
     /// Whether [`State::set`] logs the value it replaces: not on the walk's last path (see
@@ -363,14 +392,17 @@ struct State<'b, V, L> {
     log: bool,
 }
 
-impl<V: Copy, L: Copy> State<'_, V, L> {
+impl<V: Copy, L: Copy + Default + PartialEq> State<'_, V, L> {
     /// Sets the variable's value `v` (the result of phi `phi`, or `NO_PHI`) and, if given,
     /// its location.
     #[inline]
     fn set(&mut self, var: u32, v: V, phi: PhiAt, loc: Option<L>) {
         let c = &mut self.cur[var as usize];
         if self.log {
-            self.undo.push((var, *c));
+            if c.loc != L::default() {
+                self.undo_locs.push((self.undo.len() as u32, c.loc));
+            }
+            self.undo.push((var, c.v, c.phi));
         }
         c.v = v;
         c.phi = phi;
@@ -381,8 +413,16 @@ impl<V: Copy, L: Copy> State<'_, V, L> {
 
     fn undo_to(&mut self, mark: usize) {
         while self.undo.len() > mark {
-            let (s, c) = self.undo.pop().expect("non-empty");
-            self.cur[s as usize] = c;
+            let (s, v, phi) = self.undo.pop().expect("non-empty");
+            let at = self.undo.len() as u32;
+            let loc = match self.undo_locs.last() {
+                Some(&(i, l)) if i == at => {
+                    self.undo_locs.pop();
+                    l
+                }
+                _ => L::default(),
+            };
+            self.cur[s as usize] = Cur { v, phi, loc };
         }
     }
 }
@@ -433,6 +473,7 @@ pub fn rename<H: Renamer>(
         });
     }
     b.undo.clear();
+    b.undo_locs.clear();
     // Each phi, definition and kill sets a variable once per visit: room for them all.
     b.undo.reserve(nphis + w.events.list.len());
     crate::util::refill(&mut b.used, nphis, !w.prune);
@@ -472,6 +513,7 @@ fn walk_tree<H: Renamer>(w: &Walk<'_>, host: &mut H, b: &mut RenameBuffers<H::Va
     let mut st = State {
         cur: &mut b.cur,
         undo: &mut b.undo,
+        undo_locs: &mut b.undo_locs,
         used: &mut b.used,
         renamed: &mut b.renamed,
         log: true,
@@ -615,7 +657,6 @@ fn apply_events<H: Renamer>(
     out.ranges.clear();
     out.ranges.resize(nphis, 0..0);
     out.locs.clear();
-    out.locs.resize(nphis, H::Loc::default());
     crate::util::refill(&mut b.reached, cfg.num_block_ids(), false);
     // Room for every live phi's incoming list (its block's predecessor count).
     let mut room = 0;
@@ -642,9 +683,10 @@ fn apply_events<H: Renamer>(
                 let cap = cfg.preds(succ).len();
                 out.list.resize(out.list.len() + cap, (v, pred));
                 out.ranges[k] = start..start;
-                out.locs[k] = loc;
+                set_loc(&mut out.locs, k, loc);
             } else {
-                out.locs[k] = host.merge(out.locs[k], loc);
+                let merged = host.merge(out.loc(k), loc);
+                set_loc(&mut out.locs, k, merged);
             }
             let r = &mut out.ranges[k];
             for _ in 0..n {

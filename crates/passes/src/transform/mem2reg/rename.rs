@@ -129,7 +129,13 @@ pub(crate) fn run(
         }
     }
     p.phi_of = phi_of;
-    p.rename_scratch = scratch;
+    let accesses: usize = slots
+        .iter()
+        .map(|s| 1 + s.loads.len() + s.stores.len())
+        .sum();
+    if phis.len() + accesses <= super::KEEP_BUFFERS_LIMIT {
+        p.rename_scratch = scratch;
+    }
     renamed
 }
 

@@ -194,7 +194,7 @@ pub(crate) fn run(
     for (k, ph) in phis.into_iter().enumerate() {
         if alive[k] {
             let slot = &slots[ph.slot as usize];
-            write_phi(p, &mut w, (ph, slot), all.of(k), all.locs[k], &mut buf, dbg);
+            write_phi(p, &mut w, (ph, slot), all.of(k), all.loc(k), &mut buf, dbg);
             p.stats.phis_inserted += 1;
         }
     }

@@ -144,7 +144,9 @@ pub(crate) fn promote(
         i += 1;
     }
     if let Some(placer) = placing {
-        p.placing_buffers = placer.into_buffers();
+        if cands.len() <= super::KEEP_BUFFERS_LIMIT {
+            p.placing_buffers = placer.into_buffers();
+        }
     }
     if !slots.is_empty() {
         rename_and_finish(p, slots, cands);
@@ -157,23 +159,20 @@ pub(crate) fn promote(
 fn rename_and_finish(p: &mut Promoter<'_, '_>, mut slots: Vec<Slot>, mut cands: Vec<Candidate>) {
     apply_phi_budget(p, &mut slots, &mut cands);
     let (mut phis, by_block, rank) = make_phis(p, &slots, &cands);
+    // The phis hold what is left to know of the candidates: free them before the renaming,
+    // the round's largest tables (on a loop nest, a candidate per variable and loop header).
+    drop(cands);
     let bounded = method(p) == Method::Bounded;
     let mut incoming = std::mem::take(&mut p.phi_incoming);
     let walked = super::rename::run(p, &slots, &phis, &by_block, &mut incoming, bounded);
     if bounded {
-        keep_live_phis(
-            p,
-            &slots,
-            &cands,
-            &mut phis,
-            &mut incoming,
-            &rank,
-            &walked.live,
-        );
+        keep_live_phis(p, &slots, &mut phis, &mut incoming, &rank, &walked.live);
     }
     finish_slots(p, &slots, &walked.left);
     super::simplify::run(p, &slots, phis, &incoming);
-    p.phi_incoming = incoming;
+    if incoming.list.len() <= super::KEEP_BUFFERS_LIMIT {
+        p.phi_incoming = incoming;
+    }
     p.slot_pool.append(&mut slots);
 }
 
@@ -671,7 +670,9 @@ fn make_phis(
         rank[*e as usize] = r as u32;
     }
     let mut phis = Vec::with_capacity(cands.len());
-    p.f.dfg.reserve_more(cands.len());
+    // Room for the phis, and for the value each slot reads where no store reaches (made while
+    // renaming): a table grown by one value past its room would double.
+    p.f.dfg.reserve_more(cands.len() + slots.len());
     let insts = p.f.dfg.insts.len() + cands.len();
     p.f.layout.reserve(insts, 0);
     let mut above = Inst::NONE;
@@ -708,7 +709,6 @@ fn phi_base(s: &Slot, version: u32) -> Vec<u8> {
 fn keep_live_phis(
     p: &mut Promoter<'_, '_>,
     slots: &[Slot],
-    cands: &[Candidate],
     phis: &mut Vec<NewPhi>,
     incoming: &mut Incoming<Value, debug_info::Loc>,
     rank: &[u32],
@@ -738,11 +738,13 @@ fn keep_live_phis(
         .sum();
     f.dfg.strings.reserve(room);
     let bases: Vec<&[u8]> = slots.iter().map(|s| &s.name[..]).collect();
+    let placed: &[NewPhi] = phis;
     table.replay(
         &bases,
         |r| {
             live[at[r as usize] as usize].then(|| {
-                let sl = cands[r as usize].slot;
+                // The phi of rank `r` (the `r`-th candidate placed) is `placed[at[r]]`.
+                let sl = placed[at[r as usize] as usize].slot;
                 version[sl as usize] += 1;
                 (sl, version[sl as usize] - 1)
             })
