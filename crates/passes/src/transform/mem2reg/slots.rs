@@ -159,9 +159,6 @@ pub(crate) fn promote(
 fn rename_and_finish(p: &mut Promoter<'_, '_>, mut slots: Vec<Slot>, mut cands: Vec<Candidate>) {
     apply_phi_budget(p, &mut slots, &mut cands);
     let (mut phis, by_block, rank) = make_phis(p, &slots, &cands);
-    // The phis hold what is left to know of the candidates: free them before the renaming,
-    // the round's largest tables (on a loop nest, a candidate per variable and loop header).
-    drop(cands);
     let bounded = method(p) == Method::Bounded;
     let mut incoming = std::mem::take(&mut p.phi_incoming);
     let walked = super::rename::run(p, &slots, &phis, &by_block, &mut incoming, bounded);
