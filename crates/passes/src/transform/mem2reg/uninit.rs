@@ -4,8 +4,9 @@
 //! above every store, and that a phi gets for an edge from an unreachable predecessor.
 //!
 //! The values ([`Uninit`]):
-//! - `undef` (the default): as LLVM 19 — a fresh one for each read, and for unreachable
-//!   predecessors LLVM's `poison` (`undef` in typed-pointer modules);
+//! - `undef` (the default): as LLVM 19 — `undef` (one value per slot and function, as
+//!   LLVM's `undef` of a type is one constant), and for unreachable predecessors LLVM's
+//!   `poison` (`undef` in typed-pointer modules);
 //! - `poison`: poison;
 //! - `zero`: the type's zero (`0`, `false`, `0.000000e+00`, `null`, `zeroinitializer`,
 //!   spelled as LLVM prints them); target extension types and `x86_amx`, which may have no
@@ -110,18 +111,18 @@ impl UndefRules {
     }
 }
 
-/// The value slot `s` reads where no store reaches: a fresh `undef` for [`Uninit::Undef`],
-/// else the slot's one value (made on first use, remembered in the slot).
+/// The value slot `s` reads where no store reaches: the slot's one value, made on first use
+/// and remembered in the slot (for [`Uninit::Undef`] one `undef` serves every read, as LLVM's
+/// `undef` of a type is one constant: a value per read cost a function with a million such
+/// reads a value table twice the size).
 pub(crate) fn value(p: &mut Promoter<'_, '_>, s: &Slot) -> Value {
     let mode = p.opts.uninit;
-    if mode == Uninit::Undef {
-        return p.f.dfg.undef(s.ty);
-    }
     let known = s.uninit.get();
     if !known.is_none() {
         return known;
     }
     let v = match (mode, zero_text(p, s.ty)) {
+        (Uninit::Undef, _) => p.f.dfg.undef(s.ty),
         (Uninit::Poison, _) => p.f.dfg.poison(s.ty),
         (Uninit::Zero, Some(text)) => p.f.dfg.constant(s.ty, text),
         _ => freeze(p, s),
