@@ -58,8 +58,18 @@ struct Kept {
 enum Deferred {
     /// A name freed (its hash).
     Free(u64),
-    /// The point where candidate phi number `k` would be named.
-    Phi(u32),
+    /// The points where candidate phis `first..first + count` would be named, in that order
+    /// (one entry per run: a round defers its phis numbered one after another, so a function
+    /// of a million phis keeps a few entries, not a million).
+    Phis { first: u32, count: u32 },
+}
+
+/// The phis of `journal` in order.
+fn deferred_phis(journal: &[Deferred]) -> impl Iterator<Item = u32> + '_ {
+    journal.iter().flat_map(|e| match *e {
+        Deferred::Phis { first, count } => first..first + count,
+        Deferred::Free(_) => 0..0,
+    })
 }
 
 /// The unescaped bytes of a name as written without its sigil (`x`, `"a b"`).
@@ -192,9 +202,11 @@ impl NameTable {
 
     /// Records the place where candidate phi `k` is made, opening the journal if needed.
     pub fn defer_phi(&mut self, k: u32) {
-        self.journal
-            .get_or_insert_with(Vec::new)
-            .push(Deferred::Phi(k));
+        let journal = self.journal.get_or_insert_with(Vec::new);
+        match journal.last_mut() {
+            Some(Deferred::Phis { first, count }) if *first + *count == k => *count += 1,
+            _ => journal.push(Deferred::Phis { first: k, count: 1 }),
+        }
     }
 
     /// Closes the journal: performs its removals in order and, at each candidate phi's place,
@@ -208,11 +220,10 @@ impl NameTable {
         mut named: impl FnMut(u32, &[u8]),
     ) {
         let journal = self.journal.take().unwrap_or_default();
-        let mut phis: Vec<Kept> = Vec::with_capacity(journal.len());
-        phis.extend(journal.iter().filter_map(|e| match *e {
-            Deferred::Phi(k) => kept(k).map(|(slot, v)| Kept { k, slot, v }),
-            Deferred::Free(_) => None,
-        }));
+        let mut phis: Vec<Kept> = Vec::with_capacity(deferred_phis(&journal).count());
+        phis.extend(
+            deferred_phis(&journal).filter_map(|k| kept(k).map(|(slot, v)| Kept { k, slot, v })),
+        );
         let mut buf = Vec::new();
         let plain = match self.frees_present(&journal) {
             true => self.all_plain(bases, &phis),
@@ -237,18 +248,22 @@ impl NameTable {
         self.set.reserve(phis.len());
         let mut next = phis.iter();
         for ev in journal {
-            match ev {
-                Deferred::Free(h) => self.free(h),
-                Deferred::Phi(k) => {
-                    let Some(p) = next.as_slice().first().filter(|p| p.k == k) else {
-                        continue;
-                    };
-                    next.next();
-                    buf.clear();
-                    write_versioned(&mut buf, bases[p.slot as usize], p.v);
-                    self.make_unique(&mut buf);
-                    named(k, &buf);
+            let (first, count) = match ev {
+                Deferred::Free(h) => {
+                    self.free(h);
+                    continue;
                 }
+                Deferred::Phis { first, count } => (first, count),
+            };
+            for k in first..first + count {
+                let Some(p) = next.as_slice().first().filter(|p| p.k == k) else {
+                    continue;
+                };
+                next.next();
+                buf.clear();
+                write_versioned(&mut buf, bases[p.slot as usize], p.v);
+                self.make_unique(&mut buf);
+                named(k, &buf);
             }
         }
     }
@@ -263,7 +278,7 @@ impl NameTable {
                 *n += 1;
                 self.set.get(&h).is_some_and(|&c| c >= *n)
             }
-            Deferred::Phi(_) => true,
+            Deferred::Phis { .. } => true,
         })
     }
 

@@ -159,12 +159,15 @@ pub(crate) fn promote(
 fn rename_and_finish(p: &mut Promoter<'_, '_>, mut slots: Vec<Slot>, mut cands: Vec<Candidate>) {
     apply_phi_budget(p, &mut slots, &mut cands);
     let (mut phis, by_block, rank) = make_phis(p, &slots, &cands);
+    // Freed before the renaming, which is when a huge function's memory peaks.
+    drop(cands);
     let bounded = method(p) == Method::Bounded;
     let mut incoming = std::mem::take(&mut p.phi_incoming);
     let walked = super::rename::run(p, &slots, &phis, &by_block, &mut incoming, bounded);
     if bounded {
         keep_live_phis(p, &slots, &mut phis, &mut incoming, &rank, &walked.live);
     }
+    drop(rank);
     finish_slots(p, &slots, &walked.left);
     super::simplify::run(p, &slots, phis, &incoming);
     if incoming.list.len() <= super::KEEP_BUFFERS_LIMIT {
