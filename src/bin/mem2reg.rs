@@ -321,6 +321,8 @@ fn apply_flag(
 }
 
 fn main() -> ExitCode {
+    // Huge buffers go back to the system when freed (see the function's module).
+    mem2reg::util::malloc::fix_mmap_threshold();
     // `mem2reg serve ...`: the SSA playground, a web server apart from the pass driver.
     let argv: Vec<String> = std::env::args().skip(1).collect();
     if argv.first().is_some_and(|a| a == "serve") {
