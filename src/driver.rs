@@ -584,6 +584,7 @@ fn write_all_items(
             declared: Some(&ctx.declared),
             typed: !ctx.types.opaque_mode,
             types: Some((&*ctx.types, &ctx.type_roots)),
+            threads: opts.run.threads,
         };
         let def_attr = |i: usize| ctx.functions[i].attrs;
         ModuleWriter::new(

@@ -355,15 +355,15 @@ impl<'a> MdSlots<'a> {
 
     /// Writes every numbered node's definition, `!N = [distinct ]...`, in number order,
     /// handing `out` to `flush` whenever it holds more than 64 KiB. Nothing is numbered any
-    /// more (the set is closed): definitions are formatted in parallel, chunk by chunk, and
-    /// written in order.
+    /// more (the set is closed): definitions are formatted on up to `threads` threads (the
+    /// calling one and `threads - 1` helpers per round), chunk by chunk, and written in order.
     pub fn write_defs(
         &self,
+        threads: usize,
         out: &mut Vec<u8>,
         flush: &mut dyn FnMut(&mut Vec<u8>) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         const CHUNK: usize = 4096;
-        let threads = crate::Threads::default().get();
         let total = self.order.len();
         if threads <= 1 || total < 2 * CHUNK {
             for n in 0..total {
@@ -378,17 +378,19 @@ impl<'a> MdSlots<'a> {
         let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); threads];
         let mut start = 0;
         while start < total {
-            std::thread::scope(|s| {
-                for (t, b) in bufs.iter_mut().enumerate() {
-                    let from = (start + t * CHUNK).min(total);
-                    let end = (from + CHUNK).min(total);
-                    s.spawn(move || {
-                        b.clear();
-                        for n in from..end {
-                            self.format_def(n, b);
-                        }
-                    });
+            let format = |t: usize, b: &mut Vec<u8>| {
+                let from = (start + t * CHUNK).min(total);
+                b.clear();
+                for n in from..(from + CHUNK).min(total) {
+                    self.format_def(n, b);
                 }
+            };
+            std::thread::scope(|s| {
+                let (mine, others) = bufs.split_first_mut().expect("threads > 1");
+                for (t, b) in others.iter_mut().enumerate() {
+                    s.spawn(move || format(t + 1, b));
+                }
+                format(0, mine);
             });
             for b in &bufs {
                 flush(out)?;

@@ -82,6 +82,8 @@ pub struct ModuleInfo<'a> {
     /// The module's type table and where `TypeFinder` starts at module level (`None`: named
     /// types are written in the input's order).
     pub types: Option<(&'a crate::ir::types::TypeTable, &'a TypeRoots)>,
+    /// How many threads may format the metadata definitions (the job's `--threads`).
+    pub threads: crate::Threads,
 }
 
 /// The named types section: where it was written, and what is needed to check its order.
@@ -502,7 +504,8 @@ impl<'a, 'w> ModuleWriter<'a, 'w> {
         if !self.md.is_empty() {
             self.blank();
             let (md, sink, sent) = (&self.md, &mut *self.sink, &mut self.sent);
-            md.write_defs(&mut self.buf, &mut |b: &mut Vec<u8>| {
+            let threads = self.info.threads.get();
+            md.write_defs(threads, &mut self.buf, &mut |b: &mut Vec<u8>| {
                 *sent += b.len() as u64;
                 sink.write_all(b)?;
                 b.clear();

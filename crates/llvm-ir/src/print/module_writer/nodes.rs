@@ -122,6 +122,7 @@ pub fn write_module(m: &Module, threads: crate::Threads) -> Vec<u8> {
         declared: ctx.map(|c| &c.declared),
         typed: ctx.is_some_and(|c| !c.types.opaque_mode),
         types: ctx.map(|c| (&*c.types, &c.type_roots)),
+        threads,
     };
     let mut out: Vec<u8> =
         Vec::with_capacity(m.source.len() + printed.iter().map(|p| p.text.len()).sum::<usize>());
