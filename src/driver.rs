@@ -146,8 +146,8 @@ fn run_on_big_stack(
 ) -> Result<JobReport, JobError> {
     let t0 = Instant::now();
     let src: &[u8] = &source;
-    let (ctx, items) =
-        module::read_module(src).map_err(|e| JobError::Parse(reader::render(src, e)))?;
+    let (ctx, items) = module::read_module_with(src, opts.run.threads)
+        .map_err(|e| JobError::Parse(reader::render(src, e)))?;
     let ctx = Arc::new(ctx);
     let mut report = JobReport::default();
     report

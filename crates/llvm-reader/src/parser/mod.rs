@@ -103,7 +103,7 @@ pub fn parse(source: Arc<[u8]>) -> Result<Module, ParseError> {
 
 fn parse_on_this_thread(source: Arc<[u8]>, threads: Threads) -> Result<Module, ParseError> {
     let src: &[u8] = &source;
-    let (ctx, items) = module::read_module(src).map_err(|e| render(src, e))?;
+    let (ctx, items) = module::read_module_with(src, threads).map_err(|e| render(src, e))?;
     assemble(source.clone(), Arc::new(ctx), items, threads).map_err(|e| render(&source, e))
 }
 

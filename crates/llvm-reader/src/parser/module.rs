@@ -25,6 +25,7 @@ pub use llvm_ir::ir::module_info::{
 };
 
 mod md_defs;
+mod md_tail;
 use super::types::{parse_opt_addrspace, parse_type};
 use super::{Host, SymbolMap};
 use crate::lexer::{parse_u32, Tok, Token};
@@ -258,8 +259,24 @@ impl<'a> Host<'a> for ModuleReader<'a> {
     }
 }
 
-/// Reads the module-level entities of `src`.
+/// Reads the module-level entities of `src`, on up to all the machine's threads (see
+/// [`read_module_with`]).
 pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
+    read_module_with(src, llvm_ir::Threads::default())
+}
+
+/// Reads the module-level entities of `src`; with two `threads` or more, a long metadata
+/// tail is read on two (see `md_tail`).
+pub fn read_module_with(
+    src: &[u8],
+    threads: llvm_ir::Threads,
+) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
+    let split_from = (threads.get() > 1).then_some(md_tail::SPLIT_FROM_BYTES);
+    read_module_split(src, split_from)
+}
+
+/// [`read_module`], splitting a metadata tail of at least `split_from` bytes (`None`: never).
+fn read_module_split(src: &[u8], split_from: Option<usize>) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
     if scan::is_bitcode(src) {
         return Err(Perr(Box::new((
             0,
@@ -297,59 +314,79 @@ pub fn read_module(src: &[u8]) -> PResult<(ModuleCtx, Vec<ItemSpan>)> {
         roots_seen: Default::default(),
         plain_location_scope: u32::MAX,
     };
-    match read_items(&mut r) {
+    match read_items(&mut r, split_from) {
         Ok(()) => Ok(r.finish()),
         Err(e) => Err(super::first_error_before(src, r.finish(), e)),
     }
 }
 
-/// The module's entities in order, into `r`; stops at the first error.
-fn read_items(r: &mut ModuleReader<'_>) -> PResult<()> {
+/// The module's entities in order, into `r`; stops at the first error. At the first metadata
+/// definition with at least `split_from` bytes left, the rest is read on two threads (see
+/// `md_tail`).
+fn read_items(r: &mut ModuleReader<'_>, split_from: Option<usize>) -> PResult<()> {
     let src = r.c.src;
     let mut prev_end: Option<usize> = None;
-    loop {
-        if r.c.kind() == Tok::Eof {
+    let mut split_from = split_from;
+    while r.c.kind() != Tok::Eof {
+        let at = r.c.at();
+        if split_from.is_some_and(|n| src.len() - at >= n) && starts_metadata_def(r) {
+            split_from = None;
+            if let Some(split) = md_tail::split_point(src, at) {
+                md_tail::read_split(r, split, &mut prev_end)?;
+                continue;
+            }
+        }
+        if !read_item(r, &mut prev_end)? {
             break;
         }
-        let start = r.c.at();
-        // A blank line in the input between entities stays (comments never do: LLVM's
-        // printer does not keep them, and a test's RUN lines must not reach its checks).
-        if let Some(pe) = prev_end {
-            if src[pe..start].iter().filter(|&&c| c == b'\n').count() >= 2 {
-                r.items.push(ItemSpan::Blank);
-            }
-        }
-        let comments = r.c.comments().0;
-        if r.c.is_kw(b"define") {
-            let end = r.read_define()?;
-            r.items.push(ItemSpan::Function(r.functions.len() - 1));
-            prev_end = Some(end);
-            if end >= src.len() {
-                return Ok(());
-            }
-            continue;
-        }
-        let md_id = if r.c.kind() == Tok::Exclaim && r.c.peek().kind == Tok::Int {
-            crate::lexer::parse_u32(r.c.tok_text(r.c.peek()))
-        } else {
-            None
-        };
-        r.read_entity()?;
-        let end = r.c.prev_end as usize;
-        let (n, last) = r.c.comments();
-        let inside = n > comments && !(n == comments + 1 && last as usize >= end);
-        if let (Some(id), false) = (md_id, inside) {
-            r.items.push(ItemSpan::Metadata(start, end, id));
-        } else if inside {
-            r.items.push(ItemSpan::Owned(crate::lexer::strip_comments(
-                &src[start..end],
-            )));
-        } else {
-            r.items.push(ItemSpan::Text(start, end));
-        }
-        prev_end = Some(end);
     }
     Ok(())
+}
+
+/// Whether the cursor is at `!N` (a numbered metadata definition).
+fn starts_metadata_def(r: &ModuleReader<'_>) -> bool {
+    r.c.kind() == Tok::Exclaim && r.c.peek().kind == Tok::Int
+}
+
+/// Reads one item at the cursor into `r`; false when a function body ran to the end of
+/// the input.
+fn read_item(r: &mut ModuleReader<'_>, prev_end: &mut Option<usize>) -> PResult<bool> {
+    let src = r.c.src;
+    let start = r.c.at();
+    // A blank line in the input between entities stays (comments never do: LLVM's
+    // printer does not keep them, and a test's RUN lines must not reach its checks).
+    if let Some(pe) = *prev_end {
+        if src[pe..start].iter().filter(|&&c| c == b'\n').count() >= 2 {
+            r.items.push(ItemSpan::Blank);
+        }
+    }
+    let comments = r.c.comments().0;
+    if r.c.is_kw(b"define") {
+        let end = r.read_define()?;
+        r.items.push(ItemSpan::Function(r.functions.len() - 1));
+        *prev_end = Some(end);
+        return Ok(end < src.len());
+    }
+    let md_id = if starts_metadata_def(r) {
+        crate::lexer::parse_u32(r.c.tok_text(r.c.peek()))
+    } else {
+        None
+    };
+    r.read_entity()?;
+    let end = r.c.prev_end as usize;
+    let (n, last) = r.c.comments();
+    let inside = n > comments && !(n == comments + 1 && last as usize >= end);
+    if let (Some(id), false) = (md_id, inside) {
+        r.items.push(ItemSpan::Metadata(start, end, id));
+    } else if inside {
+        r.items.push(ItemSpan::Owned(crate::lexer::strip_comments(
+            &src[start..end],
+        )));
+    } else {
+        r.items.push(ItemSpan::Text(start, end));
+    }
+    *prev_end = Some(end);
+    Ok(true)
 }
 
 impl<'a> ModuleReader<'a> {

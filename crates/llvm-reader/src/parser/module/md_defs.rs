@@ -4,6 +4,7 @@
 //! Invariant: a node is recorded once, with its span; every `!M` it names is noted as a use,
 //! checked against the definitions when the module ends.
 
+use super::md_tail;
 use super::*;
 
 impl<'a> ModuleReader<'a> {
@@ -87,19 +88,7 @@ impl<'a> ModuleReader<'a> {
     /// `!N = ` and `distinct ` as LLVM prints them, read by bytes at the cursor (an `!`): the
     /// number, whether the node is distinct, and where it starts. Nothing is consumed.
     fn plain_def_head(&self) -> Option<(u32, bool, usize)> {
-        let src = self.c.src;
-        let digits = self.c.at() + 1;
-        let mut i = digits;
-        while src.get(i).is_some_and(|c| c.is_ascii_digit()) {
-            i += 1;
-        }
-        let id = parse_u32(&src[digits..i])?;
-        i += src[i..].starts_with(b" = ").then_some(3)?;
-        let distinct = src[i..].starts_with(b"distinct ");
-        if distinct {
-            i += b"distinct ".len();
-        }
-        Some((id, distinct, i))
+        md_tail::plain_head(self.c.src, self.c.at())
     }
 
     /// Reads the specialized node `!DIxxx(...)` at byte `start` by [`scan_plain_fields`] if
@@ -107,16 +96,9 @@ impl<'a> ModuleReader<'a> {
     /// after it; false, having consumed nothing, if not.
     fn read_plain_node(&mut self, start: usize) -> PResult<bool> {
         let src = self.c.src;
-        let mut open = start + 1;
-        while src.get(open).is_some_and(|c| c.is_ascii_alphabetic()) {
-            open += 1;
-        }
-        if src.get(start) != Some(&b'!')
-            || src.get(open) != Some(&b'(')
-            || !has_plain_fields(&src[start + 1..open])
-        {
+        let Some((open, kind)) = md_tail::plain_open(src, start) else {
             return Ok(false);
-        }
+        };
         let mut refs = std::mem::take(&mut self.md_refs);
         refs.clear();
         let end = scan_plain_fields(src, open + 1, &mut refs);
@@ -124,12 +106,77 @@ impl<'a> ModuleReader<'a> {
             for &(id, off) in &refs {
                 self.metadata_use(id, off as usize)?;
             }
-            if let ([(scope, _)], b"DILocation") = (&refs[..], &src[start + 1..open]) {
+            if let ([(scope, _)], b"DILocation") = (&refs[..], kind) {
                 self.plain_location_scope = *scope;
             }
             self.c.seek(end);
         }
         self.md_refs = refs;
         Ok(end.is_some())
+    }
+
+    /// Replays the helper's steps ([`md_tail`]) from the split, where the cursor is: a
+    /// definition is taken as reading it here would take it (its uses, its definition, its
+    /// items), a hole is read here. Stops, leaving the cursor where the sequential reader
+    /// goes on, at a definition the cursor is not at or that redefines a number.
+    pub(super) fn take_run(
+        &mut self,
+        run: &md_tail::PlainRun,
+        prev_end: &mut Option<usize>,
+    ) -> PResult<()> {
+        let mut refs_start = 0;
+        for step in &run.steps {
+            let d = match *step {
+                md_tail::Step::Hole => {
+                    if self.c.kind() == Tok::Eof || !super::read_item(self, prev_end)? {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                md_tail::Step::Def(d) => d,
+            };
+            let at_def = self.c.kind() != Tok::Eof && self.c.at() == d.entity as usize;
+            if !at_def || self.md_defs.contains(d.id) {
+                return Ok(());
+            }
+            let refs = &run.refs[refs_start..d.refs_end as usize];
+            refs_start = d.refs_end as usize;
+            self.take_def(&d, refs, prev_end)?;
+            self.c.seek(d.end as usize);
+        }
+        Ok(())
+    }
+
+    /// Definition `d` with its references `refs`, as [`ModuleReader::read_metadata_def`] and
+    /// the item loop would record it.
+    fn take_def(
+        &mut self,
+        d: &md_tail::PlainDef,
+        refs: &[(u32, u32)],
+        prev_end: &mut Option<usize>,
+    ) -> PResult<()> {
+        for &(id, off) in refs {
+            self.metadata_use(id, off as usize)?;
+        }
+        let mut node = MdNode::new(d.node, d.end, d.distinct);
+        node.location_scope = d.location_scope;
+        self.md_defs.define(d.id, node);
+        if d.columnless {
+            self.columnless_locations.push(d.id);
+        }
+        let (entity, end) = (d.entity as usize, d.end as usize);
+        if let Some(pe) = *prev_end {
+            if self.c.src[pe..entity]
+                .iter()
+                .filter(|&&c| c == b'\n')
+                .count()
+                >= 2
+            {
+                self.items.push(ItemSpan::Blank);
+            }
+        }
+        self.items.push(ItemSpan::Metadata(entity, end, d.id));
+        *prev_end = Some(end);
+        Ok(())
     }
 }
