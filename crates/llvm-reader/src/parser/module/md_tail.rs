@@ -5,17 +5,21 @@
 //! column: 7, scope: !12)`: 95% of sqlite3 -O0 -g's 240,620). The module pass reads them
 //! alone, before any function can be processed. So when the reader meets the first metadata
 //! definition with at least [`SPLIT_FROM_BYTES`] left, it splits the rest at a line that
-//! starts a definition, past the middle: a helper thread reads the plain definitions from
-//! there ([`scan_plain_run`], the byte scan the sequential path uses for them too), marking
-//! every other line that may hold an entity as a [`Step::Hole`], while this thread reads up
-//! to the split as before. If this thread ends exactly at the split, it replays the helper's
+//! starts a definition, three eighths of the way in: a helper thread reads the plain
+//! definitions from there ([`scan_plain_run`], the byte scan the sequential path uses for them
+//! too), marking every other line that may hold an entity as a [`Step::Hole`], while this
+//! thread reads up to the split as before. If this thread ends exactly at the split, it replays the helper's
 //! steps (`ModuleReader::take_run`): a definition is taken as read, a hole is read here,
 //! entity by entity.
 //!
-//! Measured (`--time-passes`, default threads, three alternated runs of the builds with and
-//! without this, 2026-11-29): "Read module level" on sqlite3 -O0 -g 45.7-46.7 ms -> 38.4-38.8
-//! ms, whole run 0.244-0.246 s -> 0.234-0.241 s; on zstd_lazy.c -O0 -g 20.9-21.6 ms -> 16.1-16.6
-//! ms in two of three runs.
+//! Why three eighths: this thread reads its part token by token and then replays the helper's
+//! steps (about a third of the cost of reading them), the helper only scans; splitting in the
+//! middle left this thread the longer share. Instructions of the module pass on this thread
+//! (callgrind, `--separate-threads=yes`): sqlite3 -O0 -g 595M alone, 412M split in the middle,
+//! 364M at three eighths (the helper: 195M); zstd_lazy.c -O0 -g 312M, 205M, 177M (helper 117M).
+//! In time (`--time-passes`, default threads, three alternated runs of the builds with and
+//! without the split in the middle, 2026-11-29): "Read module level" on sqlite3 -O0 -g
+//! 45.7-46.7 ms -> 38.4-38.8 ms, whole run 0.244-0.246 s -> 0.234-0.241 s.
 //!
 //! Invariant: the result is what reading everything on one thread gives — the same metadata
 //! table, items, uses, and the same first error. The helper only reads; it never decides an
@@ -92,10 +96,10 @@ pub(super) fn read_split(
     })
 }
 
-/// Where to split `src[from..]`: the start of the first line past the middle that begins
-/// with `!` and a digit, if any.
+/// Where to split `src[from..]`: the start of the first line past three eighths of it that
+/// begins with `!` and a digit, if any.
 pub(super) fn split_point(src: &[u8], from: usize) -> Option<usize> {
-    let mid = from + (src.len() - from) / 2;
+    let mid = from + (src.len() - from) * 3 / 8;
     let mut i = mid;
     loop {
         let nl = i + llvm_ir::util::bytes::find_byte(&src[i..], b'\n')?;
@@ -232,7 +236,11 @@ mod tests {
     #[test]
     fn plain_lines_and_holes() {
         let run = scan_plain_run(
-            b"!1 = !DILocation(line: 2, column: 3, scope: !0)\n\n; c\n  \n!2 = !{!1}\n!3 = distinct !DILexicalBlock(scope: !1, line: 4)",
+            concat!(
+                "!1 = !DILocation(line: 2, column: 3, scope: !0)\n\n; c\n  \n!2 = !{!1}\n",
+                "!3 = distinct !DILexicalBlock(scope: !1, line: 4)"
+            )
+            .as_bytes(),
             0,
         );
         let kinds: Vec<bool> = run
@@ -259,7 +267,7 @@ mod tests {
     }
 
     #[test]
-    fn splits_at_a_definition_past_the_middle() {
+    fn splits_at_a_definition_past_three_eighths() {
         let src = b"!1 = !{}\n!2 = !{}\n  !3\n!4 = !{}\n";
         assert_eq!(split_point(src, 0), Some(23));
         assert_eq!(split_point(b"!1 = !{}\n", 0), None);
