@@ -60,12 +60,15 @@ pub fn has_plain_fields(name: &[u8]) -> bool {
 
 /// The fast path for a module's most common metadata: a specialized node's fields as LLVM
 /// prints them (`line: 3, column: 7, scope: !12)` of a `!DILocation`, the fields of a
-/// `!DILexicalBlock` or a `!DILocalVariable`), where every value is plain — decimal digits, a
-/// node reference `!N`, a string, `true`, `false` or `null` — and the separators are exactly
+/// `!DILexicalBlock`, a `!DILocalVariable` or a `!DISubprogram`), where every value is plain —
+/// decimal digits with an optional `-`, a node reference `!N`, an empty `!DIExpression()`, a
+/// string, `true`, `false`, `null`, or names and digits joined by ` | ` whose first is a name
+/// starting with a capital (`DW_TAG_member`, `DIFlagPrototyped | DIFlagAllCallsDescribed`,
+/// `FullDebug`; a DWARF-prefixed name must be one LLVM knows) — and the separators are exactly
 /// `: ` and `, `. `open` is the offset just after `(`. Returns the offset after the closing
 /// `)`, having pushed each `!N` (its number, and the offset of its digits) to `refs`; `None`
-/// where anything else appears (flags, `DW_TAG_...`, other spacing, comments, a number too
-/// large for a node id), and the caller then reads the node token by token.
+/// where anything else appears (typed values, other spacing, comments, a number too large
+/// for a node id), and the caller then reads the node token by token.
 ///
 /// Invariant: whatever this accepts, [`parse_md_node_ref`] accepts too, consuming the same
 /// bytes and calling [`Host::metadata_use`] with the same ids and offsets in the same order:
@@ -97,6 +100,9 @@ pub fn scan_plain_fields(src: &[u8], open: usize, refs: &mut Vec<(u32, u32)>) ->
         i += 2;
         match at(i) {
             b'0'..=b'9' => i = digits_end(i),
+            b'-' if at(i + 1).is_ascii_digit() => i = digits_end(i + 1),
+            b'A'..=b'Z' => i = plain_names(src, i)?,
+            b'!' if src[i..].starts_with(b"!DIExpression()") => i += b"!DIExpression()".len(),
             b'!' => {
                 let end = digits_end(i + 1);
                 refs.push((parse_u32(&src[i + 1..end])?, (i + 1) as u32));
@@ -116,6 +122,35 @@ pub fn scan_plain_fields(src: &[u8], open: usize, refs: &mut Vec<(u32, u32)>) ->
             (b')', _) => return Some(i + 1),
             _ => return None,
         }
+    }
+}
+
+/// `Name | Name | 4` at `i` (a capital letter): the offset after it, if every name is one
+/// [`parse_field_value`] accepts (see [`super::dwarf_names::check`]).
+fn plain_names(src: &[u8], mut i: usize) -> Option<usize> {
+    let at = |i: usize| src.get(i).copied().unwrap_or(0);
+    loop {
+        let start = i;
+        match at(i) {
+            b'A'..=b'Z' => {
+                while at(i).is_ascii_alphanumeric() || at(i) == b'_' {
+                    i += 1;
+                }
+                if super::dwarf_names::check(&src[start..i], false).is_some() {
+                    return None;
+                }
+            }
+            b'0'..=b'9' => {
+                while at(i).is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        if !src[i..].starts_with(b" | ") {
+            return Some(i);
+        }
+        i += 3;
     }
 }
 
@@ -404,10 +439,19 @@ mod tests {
         let s = b"!DILocalVariable(name: \"a, b: )\", arg: 1, scope: !7, type: !9)";
         assert_eq!(fast(s).map(|(_, r)| r), Some(vec![(7, 50), (9, 60)]));
         assert_eq!(fast(b"!DISubrange()").map(|(e, _)| e), Some(13));
-        // Left to the token reader: flags, negative numbers, other spacing, big ids.
+        let s =
+            b"!DISubprogram(scope: !1, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !2)";
+        assert_eq!(fast(s).map(|(_, r)| r), Some(vec![(1, 22), (2, 81)]));
+        let s = b"!DIGlobalVariableExpression(var: !3, expr: !DIExpression())";
+        assert_eq!(fast(s).map(|(_, r)| r), Some(vec![(3, 34)]));
+        assert_eq!(fast(b"!DISubrange(count: -1)").map(|(e, _)| e), Some(22));
+        // Left to the token reader: unknown DWARF names, expressions with operations, typed
+        // values, other spacing, big ids.
         for s in [
-            &b"!DILocalVariable(name: \"x\", flags: DIFlagArtificial)"[..],
-            b"!DISubrange(count: -1)",
+            &b"!DIDerivedType(tag: DW_TAG_membr, name: \"x\")"[..],
+            b"!DIGlobalVariableExpression(var: !3, expr: !DIExpression(DW_OP_deref))",
+            b"!DITemplateValueParameter(value: i32 7)",
+            b"!DILocalVariable(name: \"x\", flags: DIFlagArtificial|DIFlagObjectPointer)",
             b"!DILocation(line: 3,column: 7, scope: !1)",
             b"!DILocation(line : 3, scope: !1)",
             b"!DILocation(line: 3, scope: !4294967296)",
@@ -440,7 +484,26 @@ mod tests {
             "null",
             "nullx",
             "DW_TAG_member",
+            "DW_TAG_membr",
+            "DW_ATE_signed",
+            "DIFlagPrototyped",
+            "DIFlagNope",
+            "DIFlagArtificial | DIFlagObjectPointer",
+            "DISPFlagDefinition | DISPFlagLocalToUnit | 8",
+            "DIFlagA | ",
+            "DIFlagPrototyped |DIFlagArtificial",
+            "FullDebug",
+            "None",
+            "Nonex.y",
+            "CSK_MD5",
+            "!DIExpression()",
+            "!DIExpression(DW_OP_deref)",
+            "!DIExpression( )",
+            "i32 7",
             "-1",
+            "-17",
+            "- 1",
+            "-",
             "0x1F",
             "!\"s\"",
             "!{}",

@@ -374,14 +374,17 @@ fn read_item(r: &mut ModuleReader<'_>, prev_end: &mut Option<usize>) -> PResult<
     };
     r.read_entity()?;
     let end = r.c.prev_end as usize;
+    // Comments the lexer skipped since the entity began: inside it, or after it (the cursor
+    // has read the next token); the entity's own bytes decide.
     let (n, last) = r.c.comments();
-    let inside = n > comments && !(n == comments + 1 && last as usize >= end);
-    if let (Some(id), false) = (md_id, inside) {
+    let skipped = n > comments && !(n == comments + 1 && last as usize >= end);
+    let stripped = skipped
+        .then(|| crate::lexer::strip_comments(&src[start..end]))
+        .filter(|t| t[..] != src[start..end]);
+    if let (Some(id), None) = (md_id, &stripped) {
         r.items.push(ItemSpan::Metadata(start, end, id));
-    } else if inside {
-        r.items.push(ItemSpan::Owned(crate::lexer::strip_comments(
-            &src[start..end],
-        )));
+    } else if let Some(text) = stripped {
+        r.items.push(ItemSpan::Owned(text));
     } else {
         r.items.push(ItemSpan::Text(start, end));
     }
