@@ -101,6 +101,7 @@ fn options(o: &Options, fl: Flavour) -> ConstructOptions {
         fold_trivial: o.fold,
         max_promoted: o.max_promoted,
         phi_copy_budget: None,
+        remove_cycles: false,
     }
 }
 
@@ -342,6 +343,7 @@ fn phi_names(
         fold_trivial: o.fold,
         phi_copy_budget: None,
         max_promoted: o.max_promoted,
+        remove_cycles: false,
     };
     let first = (f.blocks.iter())
         .scan(0usize, |n, d| {

@@ -67,6 +67,9 @@ pub struct ConstructOptions {
     pub max_promoted: Option<usize>,
     /// Leave the costliest variables unpromoted while the phis' operands exceed this.
     pub phi_copy_budget: Option<u64>,
+    /// Also remove groups of phis that only use each other and one outside value (see
+    /// `ssa::construct::cycles`).
+    pub remove_cycles: bool,
 }
 
 impl Default for ConstructOptions {
@@ -78,6 +81,7 @@ impl Default for ConstructOptions {
             fold_trivial: true,
             max_promoted: None,
             phi_copy_budget: None,
+            remove_cycles: false,
         }
     }
 }
@@ -160,6 +164,7 @@ pub fn construct(f: &Function, opts: &ConstructOptions) -> Result<Construction, 
         fold_trivial: opts.fold_trivial,
         phi_copy_budget: opts.phi_copy_budget,
         max_promoted: opts.max_promoted,
+        remove_cycles: opts.remove_cycles,
     };
     let s = sc::build(&PreSsa::new(&g)?, &options)?;
     rewrite(&mut g, &s, opts.merges)?;

@@ -352,6 +352,12 @@ impl FunctionBuilder {
         }
     }
 
+    /// Whether [`FunctionBuilder::finish`] also removes groups of phis that only use each
+    /// other and one outside value (see `ssa::construct::cycles`; off by default).
+    pub fn set_remove_redundant_cycles(&mut self, on: bool) {
+        self.ssa.set_remove_redundant_cycles(on);
+    }
+
     /// How merges are written.
     pub fn merges(&self) -> Merges {
         self.merges

@@ -69,6 +69,6 @@ pub use destruct::{out_of_ssa, DestructError};
 pub use frontend::FunctionBuilder;
 pub use interp::{run, Outcome, RunError, RunErrorKind};
 pub use ir::{BinOp, Block, BlockData, Function, Inst, Operand, Target, Temp, Term, Var};
-pub use on_the_fly::{to_ssa_on_the_fly, OnTheFlyError};
+pub use on_the_fly::{to_ssa_on_the_fly, to_ssa_on_the_fly_with, OnTheFlyError};
 pub use parser::{parse, ParseError};
 pub use verify::{verify, verify_ssa, ErrorKind, Location, VerifyError};

@@ -66,8 +66,19 @@ impl From<FrontendError> for OnTheFlyError {
 
 /// Puts `f` in SSA form with the on-the-fly builder (see the module docs).
 pub fn to_ssa_on_the_fly(f: &Function, merges: Merges) -> Result<Function, OnTheFlyError> {
+    to_ssa_on_the_fly_with(f, merges, false)
+}
+
+/// [`to_ssa_on_the_fly`], also removing redundant phi cycles if `remove_cycles` (see
+/// `ssa::construct::cycles`).
+pub fn to_ssa_on_the_fly_with(
+    f: &Function,
+    merges: Merges,
+    remove_cycles: bool,
+) -> Result<Function, OnTheFlyError> {
     check(f)?;
     let mut r = Replay::new(f, merges)?;
+    r.fb.set_remove_redundant_cycles(remove_cycles);
     for i in 0..r.order.len() {
         let x = r.order[i];
         r.emit(x)?;

@@ -3,7 +3,8 @@
 //! Steps: read the graph and the accesses (checked), choose the variables to promote
 //! ([`Options::max_promoted`]), place each one's phis ([`super::place`]), apply the phi-copy
 //! budget, rename ([`super::rename`], with a host that records each use's value), order each
-//! phi's operands by predecessor, fold trivial phis ([`super::fold`]), and number what is left.
+//! phi's operands by predecessor, fold trivial phis ([`super::fold`]) and, if asked, redundant
+//! phi cycles ([`super::cycles`]), and number what is left.
 //!
 //! Invariants: the result depends only on the function and the options; every step is linear
 //! in the function's blocks, edges and accesses (placement and the budget's sort add log
@@ -11,6 +12,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::cycles::{remove_redundant_cycles, Cycles};
 use super::fold::{fold_trivial_phis, Folder};
 use super::place::{Method, Placer, PlacerBuffers};
 use super::rename::{
@@ -151,7 +153,7 @@ pub(super) fn build_read<V: Copy + Eq + std::hash::Hash>(
     sc.use_val = use_val;
     let placed = out.phis.len();
     if opts.fold_trivial {
-        out.fold(&cfg, &mut uses);
+        out.fold(&cfg, &mut uses, opts.remove_cycles);
     }
     let stats = Stats {
         promoted: promoted.iter().filter(|&&p| p).count(),
@@ -413,14 +415,22 @@ impl<V: Copy + Eq> Numbered<V> {
     }
 
     /// Folds trivial phis, then numbers the rest densely again (in `self` and `uses`).
-    fn fold(&mut self, cfg: &Cfg, uses: &mut [(u32, Value<V>)]) {
+    fn fold(&mut self, cfg: &Cfg, uses: &mut [(u32, Value<V>)], cycles: bool) {
         let n = self.phis.len();
         let mut t = Trivial {
             n: self,
             cfg,
             fwd: vec![None; n],
         };
-        let alive = fold_trivial_phis(n, &mut t);
+        let mut alive = fold_trivial_phis(n, &mut t);
+        if cycles {
+            let left: Vec<u32> = (0..n as u32).filter(|&k| alive[k as usize]).collect();
+            let mut r = Redundant {
+                t: &mut t,
+                alive: &mut alive,
+            };
+            remove_redundant_cycles(&left, &mut r);
+        }
         let fwd = t.fwd;
         let resolve = |mut v: Value<V>| {
             while let Value::Phi(p) = v {
@@ -450,6 +460,49 @@ impl<V: Copy + Eq> Numbered<V> {
             u.1 = final_id(u.1);
         }
         (self.phis, self.op_start, self.operands) = (phis, op_start, operands);
+    }
+}
+
+/// The phis [`Trivial`] left, for [`remove_redundant_cycles`]: operands resolved through the
+/// folds, every undefined value as one (as [`Trivial`] counts them; a phi replaced by it gets
+/// its own variable's), edges from unreachable predecessors left out.
+struct Redundant<'t, 'a, V> {
+    t: &'t mut Trivial<'a, V>,
+    alive: &'t mut [bool],
+}
+
+impl<V: Copy + Eq> Cycles for Redundant<'_, '_, V> {
+    type Value = Value<V>;
+
+    fn phi(&self, v: Value<V>) -> Option<u32> {
+        match v {
+            Value::Phi(p) if self.alive[p.index()] => Some(p.0),
+            _ => None,
+        }
+    }
+
+    fn operands(&self, k: u32, mut f: impl FnMut(Value<V>)) {
+        let t = &*self.t;
+        let preds = t.cfg.preds(t.n.phis[k as usize].block);
+        for (&o, &p) in t.ops(k as usize).iter().zip(preds) {
+            if t.cfg.is_reachable(p) {
+                f(match t.resolve(o) {
+                    Value::Undefined(_) => Value::Undefined(Var(0)),
+                    o => o,
+                });
+            }
+        }
+    }
+
+    fn replace(&mut self, group: &[u32], by: Option<Value<V>>) {
+        for &k in group {
+            let var = self.t.n.phis[k as usize].var;
+            self.t.fwd[k as usize] = Some(match by {
+                Some(Value::Undefined(_)) | None => Value::Undefined(var),
+                Some(v) => v,
+            });
+            self.alive[k as usize] = false;
+        }
     }
 }
 

@@ -29,6 +29,7 @@
 //! temporary must be an SSA value of your IR: assigned once, by that use, which dominates every
 //! definition whose value it is (the table of such temporaries is kept for the whole function).
 
+pub mod cycles;
 pub mod fold;
 pub mod on_the_fly;
 pub mod place;
@@ -125,6 +126,9 @@ pub struct Options {
     /// and kills), ties broken by the lower variable index; the others are left unpromoted
     /// (a register budget).
     pub max_promoted: Option<usize>,
+    /// After folding trivial phis, also remove groups of phis that only use each other and
+    /// one value from outside ([`cycles`]; off by default: a pass over every phi).
+    pub remove_cycles: bool,
 }
 
 impl Default for Options {
@@ -134,6 +138,7 @@ impl Default for Options {
             fold_trivial: true,
             phi_copy_budget: None,
             max_promoted: None,
+            remove_cycles: false,
         }
     }
 }

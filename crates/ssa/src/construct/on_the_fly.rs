@@ -281,6 +281,9 @@ pub struct Builder<V> {
     /// [`Builder::finish`]'s buffers.
     resolve_bufs: resolve::Resolve<V>,
     stats: BuilderStats,
+    /// Remove redundant phi cycles at `finish` ([`Builder::set_remove_redundant_cycles`]); a
+    /// setting, kept by [`Builder::reset`].
+    remove_cycles: bool,
 }
 
 impl<V: PhiKey> Default for Builder<V> {
@@ -305,6 +308,7 @@ impl<V: PhiKey> Default for Builder<V> {
             work: Vec::new(),
             resolve_bufs: resolve::Resolve::default(),
             stats: BuilderStats::default(),
+            remove_cycles: false,
         }
     }
 }
@@ -313,6 +317,13 @@ impl<V: PhiKey> Builder<V> {
     /// An empty builder.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Whether [`Builder::finish`] also removes groups of phis that only use each other and
+    /// one value from outside ([`crate::construct::cycles`]: minimal where a variable is
+    /// assigned what it holds; off by default, as it walks every phi once more).
+    pub fn set_remove_redundant_cycles(&mut self, on: bool) {
+        self.remove_cycles = on;
     }
 
     /// Forgets everything, keeping the buffers (for the next function).
@@ -476,6 +487,9 @@ impl<V: PhiKey> Builder<V> {
             }
             self.remove_trivial(&mut work, sink);
             self.work = work;
+            if self.remove_cycles {
+                self.remove_redundant_sccs(sink);
+            }
         }
         let stats = self.stats;
         self.reset();
@@ -837,6 +851,7 @@ impl<V: PhiKey> Builder<V> {
 
 mod memo;
 mod resolve;
+mod scc;
 
 #[cfg(test)]
 mod tests;

@@ -98,6 +98,7 @@ fn check_budgets(
             merges: *u.choose(&[Merges::Phis, Merges::BlockParams])?,
             method: *u.choose(&METHODS)?,
             fold_trivial: u.arbitrary()?,
+            remove_cycles: u.arbitrary()?,
             max_promoted: u
                 .arbitrary::<bool>()?
                 .then(|| u.int_in_range(0..=4))
