@@ -348,18 +348,23 @@ fn starts_metadata_def(r: &ModuleReader<'_>) -> bool {
     r.c.kind() == Tok::Exclaim && r.c.peek().kind == Tok::Int
 }
 
+/// A blank line in the input between the item that ended at `prev_end` and the one at `start`
+/// stays, as an [`ItemSpan::Blank`] (comments never do: LLVM's printer does not keep them,
+/// and a test's RUN lines must not reach its checks).
+fn note_blank_line(r: &mut ModuleReader<'_>, prev_end: Option<usize>, start: usize) {
+    if let Some(pe) = prev_end {
+        if r.c.src[pe..start].iter().filter(|&&c| c == b'\n').count() >= 2 {
+            r.items.push(ItemSpan::Blank);
+        }
+    }
+}
+
 /// Reads one item at the cursor into `r`; false when a function body ran to the end of
 /// the input.
 fn read_item(r: &mut ModuleReader<'_>, prev_end: &mut Option<usize>) -> PResult<bool> {
     let src = r.c.src;
     let start = r.c.at();
-    // A blank line in the input between entities stays (comments never do: LLVM's
-    // printer does not keep them, and a test's RUN lines must not reach its checks).
-    if let Some(pe) = *prev_end {
-        if src[pe..start].iter().filter(|&&c| c == b'\n').count() >= 2 {
-            r.items.push(ItemSpan::Blank);
-        }
-    }
+    note_blank_line(r, *prev_end, start);
     let comments = r.c.comments().0;
     if r.c.is_kw(b"define") {
         let end = r.read_define()?;

@@ -481,17 +481,10 @@ impl<V: Copy + Eq> Cycles for Redundant<'_, '_, V> {
         }
     }
 
-    fn operands(&self, k: u32, mut f: impl FnMut(Value<V>)) {
-        let t = &*self.t;
-        let preds = t.cfg.preds(t.n.phis[k as usize].block);
-        for (&o, &p) in t.ops(k as usize).iter().zip(preds) {
-            if t.cfg.is_reachable(p) {
-                f(match t.resolve(o) {
-                    Value::Undefined(_) => Value::Undefined(Var(0)),
-                    o => o,
-                });
-            }
-        }
+    fn operands(&self, k: u32, f: impl FnMut(Value<V>)) {
+        self.t
+            .counted_ops(k as usize, Value::Undefined(Var(0)))
+            .for_each(f);
     }
 
     fn replace(&mut self, group: &[u32], by: Option<Value<V>>) {
@@ -529,6 +522,18 @@ impl<V: Copy + Eq> Trivial<'_, V> {
     fn ops(&self, k: usize) -> &[Value<V>] {
         &self.n.operands[self.n.op_start[k] as usize..self.n.op_start[k + 1] as usize]
     }
+
+    /// Phi `k`'s operands that count: resolved, from reachable predecessors (edges from the
+    /// others never run), every undefined value as `undef`.
+    fn counted_ops(&self, k: usize, undef: Value<V>) -> impl Iterator<Item = Value<V>> + '_ {
+        let preds = self.cfg.preds(self.n.phis[k].block);
+        (self.ops(k).iter().zip(preds))
+            .filter(|(_, &p)| self.cfg.is_reachable(p))
+            .map(move |(&o, _)| match self.resolve(o) {
+                Value::Undefined(_) => undef,
+                o => o,
+            })
+    }
 }
 
 impl<V: Copy + Eq> Folder for Trivial<'_, V> {
@@ -543,17 +548,10 @@ impl<V: Copy + Eq> Folder for Trivial<'_, V> {
     fn try_fold(&mut self, k: usize) -> Option<Option<u32>> {
         let me = Value::Phi(PhiId(k as u32));
         let mut same = None;
-        let preds = self.cfg.preds(self.n.phis[k].block);
-        for (&o, &p) in self.ops(k).iter().zip(preds) {
-            if !self.cfg.is_reachable(p) {
-                continue;
-            }
-            // Undefined is one value whichever variable it comes from (a copy of an undefined
-            // variable into another is undefined too).
-            let o = match self.resolve(o) {
-                Value::Undefined(_) => Value::Undefined(self.n.phis[k].var),
-                o => o,
-            };
+        // Undefined is one value whichever variable it comes from (a copy of an undefined
+        // variable into another is undefined too).
+        let undef = Value::Undefined(self.n.phis[k].var);
+        for o in self.counted_ops(k, undef) {
             if o == me || Some(o) == same {
                 continue;
             }

@@ -22,8 +22,6 @@
 //! phis of components of several phis or whose operands were replaced; the result depends
 //! only on the inputs (components are visited in an order fixed by phi numbers).
 
-use rustc_hash::FxHashMap;
-
 /// The caller's side, over phis numbered by `u32`.
 pub trait Cycles {
     /// A value an operand may be.
@@ -77,13 +75,19 @@ struct Graph {
     several: Vec<bool>,
 }
 
-/// Not visited yet (and no position, in [`LocalIds`]).
+/// Not visited yet (and not in the set).
 const UNSEEN: u32 = u32::MAX;
 
 impl Graph {
     /// One walk over the operands of every phi of `set`.
     fn read<C: Cycles>(set: &[u32], c: &C) -> Self {
-        let local = LocalIds::new(set);
+        // Each phi's position in `set` (a table as long as the largest phi number: the caller's
+        // phis are numbered densely).
+        let max = set.iter().copied().max().map_or(0, |m| m as usize + 1);
+        let mut local = vec![UNSEEN; max];
+        for (i, &k) in set.iter().enumerate() {
+            local[k as usize] = i as u32;
+        }
         let mut g = Graph {
             start: Vec::with_capacity(set.len() + 1),
             targets: Vec::new(),
@@ -97,7 +101,8 @@ impl Graph {
                 if phi == Some(k) {
                     return;
                 }
-                if let Some(q) = phi.and_then(|q| local.get(q)) {
+                let q = phi.and_then(|q| local.get(q as usize)).copied();
+                if let Some(q) = q.filter(|&q| q != UNSEEN) {
                     g.targets.push(q);
                 }
                 match first {
@@ -162,40 +167,6 @@ impl Graph {
             }
         }
         (order, ends)
-    }
-}
-
-/// The position of each phi of a set in it: a dense table where the set covers a good part of
-/// the numbers below its largest, else a hash map.
-enum LocalIds {
-    Dense(Vec<u32>),
-    Sparse(FxHashMap<u32, u32>),
-}
-
-impl LocalIds {
-    fn new(set: &[u32]) -> Self {
-        let max = set.iter().copied().max().map_or(0, |m| m as usize + 1);
-        if max <= 4 * set.len() {
-            let mut t = vec![UNSEEN; max];
-            for (i, &k) in set.iter().enumerate() {
-                t[k as usize] = i as u32;
-            }
-            LocalIds::Dense(t)
-        } else {
-            LocalIds::Sparse(
-                set.iter()
-                    .enumerate()
-                    .map(|(i, &k)| (k, i as u32))
-                    .collect(),
-            )
-        }
-    }
-
-    fn get(&self, k: u32) -> Option<u32> {
-        match self {
-            LocalIds::Dense(t) => t.get(k as usize).copied().filter(|&i| i != UNSEEN),
-            LocalIds::Sparse(m) => m.get(&k).copied(),
-        }
     }
 }
 
@@ -290,44 +261,48 @@ mod tests {
         }
     }
 
+    /// What each phi of `ops` became, after [`remove_redundant_cycles`] on all of them.
+    fn after(ops: Vec<Vec<Result<u32, u32>>>) -> Vec<Option<Option<Result<u32, u32>>>> {
+        let all: Vec<u32> = (0..ops.len() as u32).collect();
+        let mut t = Toy::new(ops);
+        remove_redundant_cycles(&all, &mut t);
+        t.by
+    }
+
     #[test]
     fn a_pair_of_phis_copying_each_other_is_their_outside_value() {
         // a = phi(x, b), b = phi(a, x)
-        let mut t = Toy::new(vec![vec![Ok(7), Err(1)], vec![Err(0), Ok(7)]]);
-        remove_redundant_cycles(&[0, 1], &mut t);
-        assert_eq!(t.by, [Some(Some(Ok(7))), Some(Some(Ok(7)))]);
+        let by = after(vec![vec![Ok(7), Err(1)], vec![Err(0), Ok(7)]]);
+        assert_eq!(by, [Some(Some(Ok(7))), Some(Some(Ok(7)))]);
     }
 
     #[test]
     fn a_cycle_with_two_outside_values_stays_whole() {
         // a = phi(x, c), b = phi(a, c), c = phi(b, y): a and c take x and y from outside.
-        let mut t = Toy::new(vec![
+        let by = after(vec![
             vec![Ok(1), Err(2)],
             vec![Err(0), Err(2)],
             vec![Err(1), Ok(2)],
         ]);
-        remove_redundant_cycles(&[0, 1, 2], &mut t);
-        assert_eq!(t.by, [None, None, None]);
+        assert_eq!(by, [None, None, None]);
     }
 
     #[test]
     fn groups_that_use_a_replaced_group_see_its_value() {
         // a <-> b take only x: both are x. c <-> d take a and x: once a is x, they are x too.
-        let mut t = Toy::new(vec![
+        let by = after(vec![
             vec![Ok(5), Err(1)],
             vec![Err(0), Ok(5)],
             vec![Err(0), Err(3)],
             vec![Err(2), Ok(5)],
         ]);
-        remove_redundant_cycles(&[0, 1, 2, 3], &mut t);
-        assert_eq!(t.by, [Some(Some(Ok(5))); 4]);
+        assert_eq!(by, [Some(Some(Ok(5))); 4]);
     }
 
     #[test]
     fn a_cycle_of_nothing_but_itself_is_undefined() {
         // a = phi(b), b = phi(a); c = phi(a, x) then uses the replaced a: not redundant.
-        let mut t = Toy::new(vec![vec![Err(1)], vec![Err(0)], vec![Err(0), Ok(3)]]);
-        remove_redundant_cycles(&[0, 1, 2], &mut t);
-        assert_eq!(t.by, [Some(None), Some(None), None]);
+        let by = after(vec![vec![Err(1)], vec![Err(0)], vec![Err(0), Ok(3)]]);
+        assert_eq!(by, [Some(None), Some(None), None]);
     }
 }

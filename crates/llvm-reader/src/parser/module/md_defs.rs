@@ -74,15 +74,25 @@ impl<'a> ModuleReader<'a> {
     fn define_metadata(&mut self, id: u32, start: usize, distinct: bool) -> PResult<()> {
         let mut node = MdNode::new(start as u32, self.c.prev_end, distinct);
         node.location_scope = std::mem::replace(&mut self.plain_location_scope, u32::MAX);
-        if !self.md_defs.define(id, node) {
+        let text = &self.c.src[start..self.c.prev_end as usize];
+        let columnless = !distinct && llvm_ir::print::module_writer::is_columnless_location(text);
+        if !self.record_metadata(id, node, columnless) {
             // LLVM notices once the node is read: at the token after it.
             return self.c.err("Metadata id is already used");
         }
-        let text = &self.c.src[start..self.c.prev_end as usize];
-        if !distinct && llvm_ir::print::module_writer::is_columnless_location(text) {
+        Ok(())
+    }
+
+    /// Defines `!id` as `node` (a location without a column is listed too); false, changing
+    /// nothing, if `!id` is defined already.
+    fn record_metadata(&mut self, id: u32, node: MdNode, columnless: bool) -> bool {
+        if !self.md_defs.define(id, node) {
+            return false;
+        }
+        if columnless {
             self.columnless_locations.push(id);
         }
-        Ok(())
+        true
     }
 
     /// `!N = ` and `distinct ` as LLVM prints them, read by bytes at the cursor (an `!`): the
@@ -106,8 +116,8 @@ impl<'a> ModuleReader<'a> {
             for &(id, off) in &refs {
                 self.metadata_use(id, off as usize)?;
             }
-            if let ([(scope, _)], b"DILocation") = (&refs[..], kind) {
-                self.plain_location_scope = *scope;
+            if let Some(scope) = md_tail::location_scope(kind, &refs) {
+                self.plain_location_scope = scope;
             }
             self.c.seek(end);
         }
@@ -160,21 +170,10 @@ impl<'a> ModuleReader<'a> {
         }
         let mut node = MdNode::new(d.node, d.end, d.distinct);
         node.location_scope = d.location_scope;
-        self.md_defs.define(d.id, node);
-        if d.columnless {
-            self.columnless_locations.push(d.id);
-        }
+        // (The caller checked that `!id` is new.)
+        self.record_metadata(d.id, node, d.columnless);
         let (entity, end) = (d.entity as usize, d.end as usize);
-        if let Some(pe) = *prev_end {
-            if self.c.src[pe..entity]
-                .iter()
-                .filter(|&&c| c == b'\n')
-                .count()
-                >= 2
-            {
-                self.items.push(ItemSpan::Blank);
-            }
-        }
+        super::note_blank_line(self, *prev_end, entity);
         self.items.push(ItemSpan::Metadata(entity, end, d.id));
         *prev_end = Some(end);
         Ok(())

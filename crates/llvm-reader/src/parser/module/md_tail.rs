@@ -140,6 +140,15 @@ pub(super) fn plain_open(src: &[u8], start: usize) -> Option<(usize, &[u8])> {
         .then_some((open, kind))
 }
 
+/// The scope of a node of kind `kind` with references `refs`, if it is a `!DILocation` that
+/// names no other node ([`MdNode::location_scope`](super::MdNode)).
+pub(super) fn location_scope(kind: &[u8], refs: &[(u32, u32)]) -> Option<u32> {
+    match (refs, kind) {
+        ([(scope, _)], b"DILocation") => Some(*scope),
+        _ => None,
+    }
+}
+
 /// Reads the lines from `at` (a line start) to the end: a plain definition that ends its
 /// line is a [`Step::Def`]; an empty line, or one of blanks and a comment, is skipped (the
 /// lexer skips them too); any other line is a [`Step::Hole`].
@@ -185,10 +194,7 @@ fn plain_line(
     if end < src.len() && src[end] != b'\n' {
         return None;
     }
-    let location_scope = match (&refs[refs_start..], kind) {
-        ([(scope, _)], b"DILocation") => *scope,
-        _ => u32::MAX,
-    };
+    let location_scope = location_scope(kind, &refs[refs_start..]).unwrap_or(u32::MAX);
     let text = &src[node..end];
     Some(PlainDef {
         entity: at as u32,
